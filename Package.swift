@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers point downward only:
+//   AttuneCLI → Attune → Transport → Capture → GATT → ATT
+//                                   ↘ HCI ──────────↗
+// CBlueZ (libbluetooth) and CCrypto (libcrypto) are Debian system libraries.
+let package = Package(
+    name: "Attune",
+    products: [
+        .library(name: "Attune", targets: ["Attune"]),
+        .library(name: "ATT", targets: ["ATT"]),
+        .library(name: "GATT", targets: ["GATT"]),
+        .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "Transport", targets: ["Transport"]),
+        .executable(name: "attune", targets: ["AttuneCLI"]),
+        .executable(name: "attune-bench", targets: ["AttuneBench"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CBlueZ",
+            pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "CAllocCounter"),
+        .target(name: "ATT"),
+        .target(name: "GATT", dependencies: ["ATT", "CCrypto"]),
+        .target(name: "HCI", dependencies: ["ATT"]),
+        .target(name: "Capture", dependencies: ["ATT", "HCI", "GATT"]),
+        .target(name: "Transport", dependencies: ["ATT", "HCI", "GATT", "Capture", "CBlueZ"]),
+        .target(name: "Attune", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport"]),
+        .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "ATT", "GATT", "HCI", "Capture", "Transport"]),
+        .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "CAllocCounter"]),
+        .testTarget(name: "ATTTests", dependencies: ["ATT"], resources: []),
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT"]),
+        .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT"]),
+        .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

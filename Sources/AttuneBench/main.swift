@@ -1,0 +1,2 @@
+import CAllocCounter
+print(attune_alloc_count())

@@ -1,0 +1,2 @@
+/// Capture files: btsnoop, pcap and pcapng readers and writers, and ATT extraction.
+public enum Capture {}

@@ -1,0 +1,2 @@
+/// The HCI layer: HCI packet codec, ACL reassembly, L2CAP basic frames and advertising data.
+public enum HCI {}
