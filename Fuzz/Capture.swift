@@ -1,0 +1,59 @@
+// fuzz-modules: ATT HCI Capture
+// libFuzzer target for the capture readers and the extraction pipeline: any bytes must
+// end in records plus at most one typed error, never a trap or a hang; every HCI event
+// and advertising report must decode or fail softly; and btsnoop and pcap files re-read
+// identically after being written back in their own format.
+import ATT
+import Capture
+import HCI
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCapture(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard var reader = try? CaptureReader(bytes: bytes, maximumRecordLength: 1 << 16) else { return 0 }
+    let format = reader.format
+    var records: [CaptureRecord] = []
+    var decoder = CaptureDecoder()
+    do {
+        while let record = try reader.next() {
+            records.append(record)
+            guard records.count < 100_000 else { fatalError("more records than bytes allow") }
+            if record.packetType == .event, let event = try? HCIEvent(decoding: record.payload) {
+                switch event {
+                case let .leAdvertisingReport(reports):
+                    for r in reports { for s in AdvertisingData(decoding: r.data).structures { _ = s.value } }
+                case let .leExtendedAdvertisingReport(reports):
+                    for r in reports { for s in AdvertisingData(decoding: r.data).structures { _ = s.value } }
+                default: break
+                }
+            }
+            if case let .frame(frame)? = decoder.process(record), frame.channel == .attribute,
+               let pdu = try? ATTPDU.decode(frame.payload) {
+                _ = pdu.description
+            }
+        }
+        if (try? reader.next()) != nil { fatalError("reader yielded a record after its end") }
+    } catch {
+        _ = error.description
+        if (try? reader.next()) != nil { fatalError("reader yielded a record after an error") }
+    }
+    // Write back in the same format and read again.
+    var writer = try! CaptureWriter(output: MemoryOutput(), format: format)
+    let kept = records.filter { writer.canWrite($0) }
+    for r in kept { try! writer.write(r) }
+    let written = try! writer.finish().bytes
+    guard var again = try? CaptureReader(bytes: written, maximumRecordLength: 1 << 17) else {
+        fatalError("cannot re-read what was written")
+    }
+    var index = 0
+    while let r = try! again.next() {
+        if case .pcapng = format { index += 1; continue }
+        let o = kept[index]
+        guard r.kind == o.kind, r.direction == o.direction, r.controller == o.controller, r.timestamp == o.timestamp,
+              r.payload == o.payload, r.originalLength == o.originalLength
+        else { fatalError("record \(index) changed in a round trip: \(o) → \(r)") }
+        index += 1
+    }
+    guard index == kept.count else { fatalError("round trip lost records: \(kept.count) → \(index)") }
+    return 0
+}
