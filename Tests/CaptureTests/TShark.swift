@@ -14,7 +14,7 @@ struct TSharkATT: Equatable {
     var microseconds: Int64
     /// bthci_acl.chandle
     var connectionHandle: UInt16
-    /// From hci_h4.direction (0 sent) or hci_mon.opcode (4 ACL TX); nil when neither is present.
+    /// From hci_h4.direction or hci_h1.direction (0 sent) or hci_mon.opcode (4 ACL TX); nil when none is present.
     var sent: Bool?
     /// hci_mon.adapter_id, 0 when absent.
     var controller: UInt16
@@ -47,11 +47,11 @@ enum TShark {
         let fields = try run(["-r", file, "-Y", "btatt", "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=,",
                               "-e", "frame.number", "-e", "btatt.opcode", "-e", "btatt.handle", "-e", "btatt.value",
                               "-e", "frame.time_epoch", "-e", "bthci_acl.chandle", "-e", "hci_h4.direction",
-                              "-e", "hci_mon.opcode", "-e", "hci_mon.adapter_id"])
+                              "-e", "hci_mon.opcode", "-e", "hci_mon.adapter_id", "-e", "hci_h1.direction"])
         var pdus: [TSharkATT] = []
         for line in String(decoding: fields, as: UTF8.self).split(separator: "\n") {
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard columns.count >= 9, let frame = Int(columns[0]) else { continue }
+            guard columns.count >= 10, let frame = Int(columns[0]) else { continue }
             // "1796042144.068802000": whole seconds, then nanoseconds.
             let time = columns[4].split(separator: ".")
             let micros = (Int64(time.first ?? "0") ?? 0) * 1_000_000 + (Int64((time.count > 1 ? time[1] : "0").prefix(6)) ?? 0)
@@ -59,6 +59,7 @@ enum TShark {
             var sent: Bool?
             if let d = UInt8(columns[6].dropFirst(2), radix: 16) { sent = d == 0 }
             if let op = UInt16(columns[7]) { sent = op == 4 }
+            if let d = UInt8(columns[9].dropFirst(2), radix: 16) ?? UInt8(columns[9]) { sent = d == 0 }
             let opcode = UInt8(columns[1].dropFirst(2), radix: 16) ?? 0
             let handles = columns[2].split(separator: ",").compactMap { UInt16($0.dropFirst(2), radix: 16) }
             pdus.append(TSharkATT(frame: frame, opcode: opcode, handles: handles,
