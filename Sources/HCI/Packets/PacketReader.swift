@@ -1,26 +1,36 @@
-/// A little-endian cursor over borrowed bytes for HCI structures. Reads never trap:
-/// running past the end throws an ``HCIDecodingError`` naming the field and offset.
-///
-/// HCI errors name HCI structures, so this stays separate from the ATT `ByteReader`,
-/// whose errors name ATT opcodes.
+import ATT
+
+/// The ATT module's ``ByteReader`` with errors that name HCI structures: a
+/// little-endian cursor over borrowed bytes whose reads never trap, and whose failures
+/// become ``HCIDecodingError``s carrying the structure, field and byte offset.
 @usableFromInline
 struct PacketReader {
-    @usableFromInline let bytes: ArraySlice<UInt8>
-    @usableFromInline var offset: Int
+    @usableFromInline var reader: ByteReader
     @usableFromInline let structure: StaticString
 
     @inlinable
     init(_ bytes: ArraySlice<UInt8>, structure: StaticString) {
-        self.bytes = bytes
-        self.offset = 0
+        reader = ByteReader(bytes)
         self.structure = structure
     }
 
-    @inlinable var remaining: Int { bytes.count &- offset }
+    @inlinable var offset: Int { reader.offset }
+    @inlinable var remaining: Int { reader.remaining }
 
     @inlinable
     func error(_ reason: HCIDecodingError.Reason, at position: Int? = nil) -> HCIDecodingError {
         HCIDecodingError(reason, in: structure.description, offset: position ?? offset)
+    }
+
+    /// Restates a ByteReader failure in HCI terms.
+    @inlinable
+    func translate(_ e: ATTDecodingError) -> HCIDecodingError {
+        switch e.reason {
+        case let .truncated(field, needed, available):
+            return error(.truncated(field: field, needed: needed, available: available), at: e.offset)
+        default:
+            return error(.invalidValue(field: e.description, value: 0), at: e.offset)
+        }
     }
 
     @inlinable
@@ -32,9 +42,7 @@ struct PacketReader {
 
     @inlinable
     mutating func uint8(_ field: StaticString) throws(HCIDecodingError) -> UInt8 {
-        try need(1, field)
-        defer { offset &+= 1 }
-        return bytes[bytes.startIndex &+ offset]
+        do { return try reader.readUInt8(field) } catch { throw translate(error) }
     }
 
     @inlinable
@@ -44,29 +52,23 @@ struct PacketReader {
 
     @inlinable
     mutating func uint16(_ field: StaticString) throws(HCIDecodingError) -> UInt16 {
-        try need(2, field)
-        let base = bytes.startIndex &+ offset
-        offset &+= 2
-        return UInt16(bytes[base]) | UInt16(bytes[base &+ 1]) &<< 8
+        do { return try reader.readUInt16(field) } catch { throw translate(error) }
     }
 
     @inlinable
     mutating func slice(_ count: Int, _ field: StaticString) throws(HCIDecodingError) -> ArraySlice<UInt8> {
-        try need(count, field)
-        let start = bytes.startIndex &+ offset
-        offset &+= count
-        return bytes[start..<(start &+ count)]
+        do { return try reader.readSlice(count, field: field) } catch { throw translate(error) }
     }
 
     @inlinable
     mutating func address(_ field: StaticString) throws(HCIDecodingError) -> BluetoothAddress {
-        BluetoothAddress(littleEndian: try slice(6, field))!
+        let wire = try slice(6, field)
+        guard let address = BluetoothAddress(littleEndian: wire) else {
+            throw error(.truncated(field: field.description, needed: 6, available: wire.count))
+        }
+        return address
     }
 
     @inlinable
-    mutating func rest() -> ArraySlice<UInt8> {
-        let start = bytes.startIndex &+ min(offset, bytes.count)
-        offset = bytes.count
-        return bytes[start..<bytes.endIndex]
-    }
+    mutating func rest() -> ArraySlice<UInt8> { reader.readRest() }
 }
