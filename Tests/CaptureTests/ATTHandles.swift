@@ -38,3 +38,21 @@ func attributeValue(_ pdu: ATTPDU) -> [UInt8]? {
     default: return nil
     }
 }
+
+/// The handles tshark lists for a PDU: those in its own bytes, for a response or
+/// confirmation also those of the request or indication it answers (tshark tracks
+/// transactions), and for a Read By Type Response carrying characteristic declarations
+/// also the value handles inside them.
+func tsharkStyleHandles(_ pdu: ATTPDU, answering request: ATTPDU?) -> Set<UInt16> {
+    var handles = Set(explicitHandles(pdu))
+    if let request, pdu.opcode.kind == .response || pdu.opcode.kind == .confirmation {
+        if case .errorResponse = pdu {} else { handles.formUnion(explicitHandles(request)) }
+    }
+    if case let .readByTypeResponse(r) = pdu, case let .readByTypeRequest(q)? = request, q.attributeType == BluetoothUUID(0x2803) {
+        for e in r.entries where e.value.count == 5 || e.value.count == 19 {
+            let s = e.value.startIndex
+            handles.insert(UInt16(e.value[s + 1]) | UInt16(e.value[s + 2]) << 8)
+        }
+    }
+    return handles
+}

@@ -17,6 +17,7 @@ import Testing
         #expect(!expected.isEmpty, "tshark found no ATT PDUs in \(name)")
         let ours = try decodeAll(path)
         try compare(ours, expected, name)
+        try compareHandlesWithTransactions(path, expected, name)
         print("tshark agreement: \(name): \(ours.count) ATT PDUs, tshark \(expected.count)")
     }
 
@@ -46,6 +47,26 @@ import Testing
             #expect(converted.map(\.raw) == expected.map(\.raw), "\(name) as \(format): tshark's ATT bytes differ")
             let ours = try decodeAll(out)
             try compare(ours, converted, "\(name) as \(format)")
+        }
+    }
+
+    /// tshark's btatt.handle list equals ours exactly, once each response is paired with
+    /// its request as tshark does.
+    func compareHandlesWithTransactions(_ path: String, _ expected: [TSharkATT], _ name: String) throws {
+        var byRecord: [Int: (ATTPDU, ATTPDU?)] = [:]
+        for c in try ATTConversationCollector.conversations(path: path) {
+            var requestOf: [Int: Int] = [:]
+            for t in c.transactions { if let r = t.response { requestOf[r] = t.request } }
+            for (i, captured) in c.pdus.enumerated() {
+                guard case let .success(pdu) = captured.pdu else { continue }
+                let request = requestOf[i].flatMap { try? c.pdus[$0].pdu.get() }
+                byRecord[captured.frame.recordIndex + 1] = (pdu, request)
+            }
+        }
+        for theirs in expected {
+            let (pdu, request) = try #require(byRecord[theirs.frame], "\(name) frame \(theirs.frame): no PDU")
+            #expect(tsharkStyleHandles(pdu, answering: request) == Set(theirs.handles),
+                    "\(name) frame \(theirs.frame) \(pdu.opcode.name): handles vs tshark \(theirs.handles)")
         }
     }
 
