@@ -6,8 +6,8 @@ extension CapturedDatabase {
     /// `handle`, `type`, `value_hex`, `permission_bits` and, for service declarations,
     /// `group_end`. What a capture cannot be sure of rides along in keys the loader
     /// ignores: `value_complete`, `readable`, `writable` (null when unknown). Handles the
-    /// capture touched without revealing their type are listed in `untyped_handles`, since
-    /// an attribute needs a type to be served.
+    /// capture touched without revealing their type (or declarations without their value)
+    /// are listed in `untyped_handles`, since such an attribute cannot be served.
     ///
     /// Permissions follow what the capture showed: read and write are allowed unless the
     /// server refused them (Read/Write Not Permitted); declarations are read-only.
@@ -25,7 +25,8 @@ extension CapturedDatabase {
         var attributeList: [JSONValue] = []
         var untyped: [JSONValue] = []
         for a in sortedAttributes {
-            guard let type = a.type else {
+            // Declarations must hold their exact GATT value to be served.
+            guard let type = a.type, !(type.uint16.map(declarations.contains) == true && a.value == nil) else {
                 untyped.append(.int(Int(a.handle.rawValue)))
                 continue
             }

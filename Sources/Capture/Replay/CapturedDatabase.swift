@@ -13,15 +13,51 @@ public struct CapturedDatabase: Sendable {
     /// Attributes in handle order.
     public var sortedAttributes: [CapturedAttribute] { attributes.values.sorted { $0.handle < $1.handle } }
 
+    /// Handles written with what can only be a Client Characteristic Configuration value.
+    var configurationWrites: Set<AttributeHandle> = []
+
     public init(conversation: ATTConversation) {
-        let mtu = conversation.mtu
+        self.init(conversations: [conversation])
+    }
+
+    /// Rebuilds one server's database from several conversations with it (several
+    /// connections, or both ends of one), in capture order.
+    public init(conversations: [ATTConversation]) {
         var written: Set<AttributeHandle> = []
-        for t in conversation.transactions {
-            guard let r = t.response,
-                  case let .success(request) = conversation.pdus[t.request].pdu,
-                  case let .success(response) = conversation.pdus[r].pdu
+        for conversation in conversations {
+            let mtu = conversation.mtu
+            for t in conversation.transactions {
+                guard let r = t.response,
+                      case let .success(request) = conversation.pdus[t.request].pdu,
+                      case let .success(response) = conversation.pdus[r].pdu
+                else { continue }
+                learn(request, response, mtu: mtu, written: &written)
+            }
+        }
+        inferClientConfigurations()
+    }
+
+    /// A handle the capture never typed, written with 0x0000–0x0003 just after the value
+    /// of a characteristic that notifies or indicates, is that characteristic's CCCD:
+    /// clients learn such handles from descriptor discovery the capture may not hold.
+    mutating func inferClientConfigurations() {
+        var characteristics: [(declaration: AttributeHandle, value: AttributeHandle, properties: UInt8)] = []
+        for a in attributes.values where a.type == BluetoothUUID(0x2803) {
+            guard let v = a.value, v.count == 5 || v.count == 19 else { continue }
+            characteristics.append((a.handle, AttributeHandle(UInt16(v[1]) | UInt16(v[2]) << 8), v[0]))
+        }
+        characteristics.sort { $0.declaration < $1.declaration }
+        for handle in configurationWrites where attributes[handle]?.type == nil {
+            guard let owner = characteristics.last(where: { $0.value < handle }),
+                  owner.properties & 0x30 != 0,
+                  !characteristics.contains(where: { $0.declaration > owner.value && $0.declaration <= handle }),
+                  !services.contains(where: { $0.start > owner.value && $0.start <= handle })
             else { continue }
-            learn(request, response, mtu: mtu, written: &written)
+            attribute(handle) { a in
+                a.type = BluetoothUUID(0x2902)
+                if a.value == nil { a.value = [0, 0]; a.valueIsComplete = true }
+                a.writable = true
+            }
         }
     }
 
@@ -106,6 +142,9 @@ public struct CapturedDatabase: Sendable {
         case let (.writeRequest(q), .writeResponse):
             written.insert(q.handle)
             attribute(q.handle) { $0.writable = true }
+            if q.value.count == 2, q.value[q.value.startIndex + 1] == 0, q.value[q.value.startIndex] <= 3 {
+                configurationWrites.insert(q.handle)
+            }
         case let (.prepareWriteRequest(q), .prepareWriteResponse):
             written.insert(q.handle)
             attribute(q.handle) { $0.writable = true }

@@ -9,12 +9,17 @@ public struct ReplayReport: Sendable, CustomStringConvertible {
     public var notReplayed = 0
 
     public var diverged: Int { divergences.count }
+    /// Divergences with a known cause.
+    public var explained: Int { divergences.filter { $0.explanation != nil }.count }
 
     /// The first divergence with both decodings, then "N matched, M diverged".
     public var description: String {
         var lines: [String] = []
         if let first = divergences.first { lines.append("first divergence: " + first.description) }
-        lines.append("\(matched) matched, \(diverged) diverged" + (notReplayed > 0 ? " (\(notReplayed) unsolicited PDUs not replayed)" : ""))
+        var notes: [String] = []
+        if diverged > 0 { notes.append("\(explained) explained") }
+        if notReplayed > 0 { notes.append("\(notReplayed) unsolicited PDUs and confirmations not replayed") }
+        lines.append("\(matched) matched, \(diverged) diverged" + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"))
         return lines.joined(separator: "\n")
     }
 }
