@@ -10,10 +10,12 @@ import ATT
 public enum ServerReplay {
     /// Replays conversations in order against one engine, so state that outlives a
     /// connection (written values) carries over as it did in the capture.
-    public static func run<Target: ATTReplayTarget>(_ conversations: [ATTConversation], against target: inout Target)
-        -> [ReplayReport]
+    /// - Parameter databaseRebuilt: whether the engine serves a database rebuilt from
+    ///   this capture, so that gaps in it explain divergences.
+    public static func run<Target: ATTReplayTarget>(_ conversations: [ATTConversation], against target: inout Target,
+                                                    databaseRebuilt: Bool) -> [ReplayReport]
     {
-        var explainer = ReplayExplainer()
+        var explainer = ReplayExplainer(databaseRebuilt: databaseRebuilt)
         return conversations.map { c in
             target.begin(c)
             var report = run(c, against: &target)
