@@ -11,6 +11,8 @@ public struct ReplayExplainer: Sendable {
     public var databaseRebuilt: Bool
     /// Handles whose value diverged through a write, with the record of that divergence.
     var divergedValues: [UInt16: Int] = [:]
+    /// Handles the captured client wrote, with the record of the latest write.
+    var writtenAt: [UInt16: Int] = [:]
     /// Record of the latest Service Changed indication the captured server sent.
     var serviceChangedAt: Int?
     /// Value handles of Service Changed characteristics seen in discovery.
@@ -37,6 +39,10 @@ public struct ReplayExplainer: Sendable {
 
     mutating func learn(_ captured: CapturedATTPDU) {
         switch captured.pdu {
+        case let .success(.writeRequest(w)):
+            writtenAt[w.handle.rawValue] = captured.frame.recordIndex
+        case let .success(.writeCommand(w)):
+            writtenAt[w.handle.rawValue] = captured.frame.recordIndex
         case let .success(.readByTypeResponse(r)):
             for e in r.entries where e.value.count == 5 {
                 let s = e.value.startIndex
@@ -83,6 +89,13 @@ public struct ReplayExplainer: Sendable {
             return "follows from the divergence at record \(record), which left handle \(AttributeHandle(handle)) "
                 + "with a different value"
         }
+        for handle in valueHandles(in: expected) + valueHandles(in: actual) {
+            if let record = writtenAt[handle], record < d.input.frame.recordIndex {
+                return "handle \(AttributeHandle(handle)) was written at record \(record) and both servers accepted it, "
+                    + "but the captured server later answered a different value: its application does not keep "
+                    + "that write; ours serves the value written"
+            }
+        }
         if isDiscovery(input), let record = serviceChangedAt {
             return "the captured server's database changed during the capture (Service Changed indicated at record "
                 + "\(record)); the replayed database is the one the capture showed first"
@@ -103,10 +116,17 @@ public struct ReplayExplainer: Sendable {
         switch pdu {
         case let .readRequest(r): return r.handle.rawValue
         case let .readBlobRequest(r): return r.handle.rawValue
+        case let .readByTypeRequest(r): return divergedValues.keys.first { r.range.contains(AttributeHandle($0)) }
         case let .prepareWriteRequest(w): return divergedValues[w.handle.rawValue] == nil ? nil : w.handle.rawValue
         case .executeWriteRequest: return divergedValues.keys.min()
         default: return nil
         }
+    }
+
+    /// Attribute handles whose values a read-type response carries.
+    func valueHandles(in response: ATTPDU?) -> [UInt16] {
+        if case let .readByTypeResponse(r)? = response { return r.entries.map(\.handle.rawValue) }
+        return []
     }
 
     func isDiscovery(_ pdu: ATTPDU) -> Bool {
