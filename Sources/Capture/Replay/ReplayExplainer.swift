@@ -116,7 +116,6 @@ public struct ReplayExplainer: Sendable {
         switch pdu {
         case let .readRequest(r): return r.handle.rawValue
         case let .readBlobRequest(r): return r.handle.rawValue
-        case let .readByTypeRequest(r): return divergedValues.keys.first { r.range.contains(AttributeHandle($0)) }
         case let .prepareWriteRequest(w): return divergedValues[w.handle.rawValue] == nil ? nil : w.handle.rawValue
         case .executeWriteRequest: return divergedValues.keys.min()
         default: return nil
