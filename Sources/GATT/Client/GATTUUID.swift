@@ -1,0 +1,16 @@
+import ATT
+
+/// The GATT attribute types and characteristics the client itself relies on
+/// (Assigned Numbers §3.5–3.8).
+public enum GATTUUID {
+    public static let primaryService = BluetoothUUID(0x2800)
+    public static let secondaryService = BluetoothUUID(0x2801)
+    public static let include = BluetoothUUID(0x2802)
+    public static let characteristic = BluetoothUUID(0x2803)
+    public static let characteristicExtendedProperties = BluetoothUUID(0x2900)
+    public static let clientCharacteristicConfiguration = BluetoothUUID(0x2902)
+    public static let serviceChanged = BluetoothUUID(0x2A05)
+    public static let clientSupportedFeatures = BluetoothUUID(0x2B29)
+    public static let databaseHash = BluetoothUUID(0x2B2A)
+    public static let serverSupportedFeatures = BluetoothUUID(0x2B3A)
+}
