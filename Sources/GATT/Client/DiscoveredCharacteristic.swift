@@ -29,7 +29,7 @@ public struct DiscoveredCharacteristic: Hashable, Sendable, CustomStringConverti
 
     /// The Client Characteristic Configuration descriptor, when discovered.
     public var clientConfigurationHandle: AttributeHandle? {
-        descriptors.first { $0.uuid == GATTUUID.clientCharacteristicConfiguration }?.handle
+        descriptors.first { $0.uuid == GATTAttributeType.clientCharacteristicConfiguration }?.handle
     }
 
     /// The handles where descriptors may live: after the value, through ``endHandle``.

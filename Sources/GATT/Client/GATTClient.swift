@@ -415,7 +415,7 @@ public struct GATTClient: Sendable {
     /// services there and discover that range again (Vol 3 Part G §7.1).
     mutating func serviceChanged(_ indication: HandleValueIndication, bearer: inout ATTBearer, at now: MonotonicTime,
                                  into actions: inout [GATTClientAction]) {
-        guard let sc = database.characteristic(uuid: GATTUUID.serviceChanged), sc.valueHandle == indication.handle,
+        guard let sc = database.characteristic(uuid: GATTAttributeType.serviceChanged), sc.valueHandle == indication.handle,
               indication.value.count == 4 else { return }
         let v = indication.value
         let s = v.startIndex

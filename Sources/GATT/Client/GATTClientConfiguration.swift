@@ -21,8 +21,7 @@ public struct GATTClientConfiguration: Hashable, Sendable {
     /// Subscribe to Service Changed indications after discovery.
     public var subscribesToServiceChanged: Bool
     /// The local Connection Signature Resolving Key and sign counter, for Signed Write
-    /// Without Response. `csrk` is in the order the key is used by AES (most significant
-    /// octet first).
+    /// Without Response.
     public var signingKey: SigningKey?
 
     public init(rxMTU: UInt16 = 517, canRaiseSecurity: Bool = false, transactionTimeout: Duration = .seconds(30),
@@ -41,7 +40,7 @@ public struct GATTClientConfiguration: Hashable, Sendable {
 
 /// A CSRK and the next sign counter (Vol 3 Part H §2.4.5).
 public struct SigningKey: Hashable, Sendable {
-    /// 16 bytes, most significant octet first (the AES key order).
+    /// 16 bytes, least significant octet first (as stored by BlueZ and carried in SMP).
     public var csrk: [UInt8]
     public var signCounter: UInt32
     public init(csrk: [UInt8], signCounter: UInt32 = 0) {

@@ -70,9 +70,9 @@ struct DatabaseDiscoveryProcedure: ClientProcedure {
     func procedure(for stage: Stage) -> (any ClientProcedure)? {
         switch stage {
         case .validateHash:
-            return ReadUsingCharacteristicUUIDProcedure(uuid: GATTUUID.databaseHash, range: .all)
+            return ReadUsingCharacteristicUUIDProcedure(uuid: GATTAttributeType.databaseHash, range: .all)
         case .serverFeatures:
-            return isFull ? ReadUsingCharacteristicUUIDProcedure(uuid: GATTUUID.serverSupportedFeatures, range: .all) : nil
+            return isFull ? ReadUsingCharacteristicUUIDProcedure(uuid: GATTAttributeType.serverSupportedFeatures, range: .all) : nil
         case .primaries:
             return DiscoverServicesProcedure(range: range, primary: true)
         case .secondaries:
@@ -88,17 +88,17 @@ struct DatabaseDiscoveryProcedure: ClientProcedure {
         case let .extendedProperties(i):
             let (s, c) = characteristicIndex[i]
             let ch = database.services[s].characteristics[c]
-            return ch.descriptors.first { $0.uuid == GATTUUID.characteristicExtendedProperties }
+            return ch.descriptors.first { $0.uuid == GATTAttributeType.characteristicExtendedProperties }
                 .map { ReadCharacteristicValueProcedure(handle: $0.handle) }
         case .clientFeatures:
-            guard isFull, let ch = database.characteristic(uuid: GATTUUID.clientSupportedFeatures),
+            guard isFull, let ch = database.characteristic(uuid: GATTAttributeType.clientSupportedFeatures),
                   clientSupportedFeatures != 0 else { return nil }
             return WriteCharacteristicValueProcedure(handle: ch.valueHandle, value: [clientSupportedFeatures])
         case .databaseHash:
-            guard isFull, let ch = database.characteristic(uuid: GATTUUID.databaseHash) else { return nil }
+            guard isFull, let ch = database.characteristic(uuid: GATTAttributeType.databaseHash) else { return nil }
             return ReadCharacteristicValueProcedure(handle: ch.valueHandle)
         case .serviceChanged:
-            guard isFull, subscribesToServiceChanged, let ch = database.characteristic(uuid: GATTUUID.serviceChanged),
+            guard isFull, subscribesToServiceChanged, let ch = database.characteristic(uuid: GATTAttributeType.serviceChanged),
                   ch.properties.contains(.indicate), let cccd = ch.clientConfigurationHandle else { return nil }
             return WriteCharacteristicValueProcedure(handle: cccd, value: [0x02, 0x00])
         case .done:

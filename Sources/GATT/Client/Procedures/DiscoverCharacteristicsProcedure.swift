@@ -24,7 +24,7 @@ struct DiscoverCharacteristicsProcedure: ClientProcedure {
     }
 
     func request() -> ProcedureStep {
-        .request(.readByTypeRequest(ReadByTypeRequest(range: AttributeHandleRange(start: next, end: range.end), attributeType: GATTUUID.characteristic)))
+        .request(.readByTypeRequest(ReadByTypeRequest(range: AttributeHandleRange(start: next, end: range.end), attributeType: GATTAttributeType.characteristic)))
     }
 
     func finish() -> ProcedureStep {

@@ -25,7 +25,7 @@ struct DiscoverServicesProcedure: ClientProcedure {
     }
 
     func request() -> ProcedureStep {
-        let type = isPrimary ? GATTUUID.primaryService : GATTUUID.secondaryService
+        let type = isPrimary ? GATTAttributeType.primaryService : GATTAttributeType.secondaryService
         return .request(.readByGroupTypeRequest(ReadByGroupTypeRequest(range: AttributeHandleRange(start: next, end: range.end), attributeType: type)))
     }
 

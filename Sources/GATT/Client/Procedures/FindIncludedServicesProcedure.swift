@@ -22,7 +22,7 @@ struct FindIncludedServicesProcedure: ClientProcedure {
     }
 
     func readByType() -> ProcedureStep {
-        .request(.readByTypeRequest(ReadByTypeRequest(range: AttributeHandleRange(start: next, end: range.end), attributeType: GATTUUID.include)))
+        .request(.readByTypeRequest(ReadByTypeRequest(range: AttributeHandleRange(start: next, end: range.end), attributeType: GATTAttributeType.include)))
     }
 
     func continueOrFinish() -> ProcedureStep {

@@ -20,7 +20,7 @@ struct SignedWriteWithoutResponseProcedure: ClientProcedure {
         var message: [UInt8] = [ATTOpcode.signedWriteCommand.rawValue, UInt8(truncatingIfNeeded: handle.rawValue),
                                 UInt8(truncatingIfNeeded: handle.rawValue >> 8)]
         message += value
-        guard let signature = SignatureGenerator.signature(message: message, signCounter: key.signCounter, csrk: key.csrk) else {
+        guard key.csrk.count == 16, let signature = try? ATTSignature.sign(pdu: message, csrk: key.csrk, signCounter: key.signCounter) else {
             return .fail(.invalidArgument("the CSRK must be 16 bytes"))
         }
         return .command(.signedWriteCommand(SignedWriteCommand(handle: handle, value: value[...], signature: signature[...])), .done)
