@@ -70,9 +70,9 @@ struct DatabaseDiscoveryProcedure: ClientProcedure {
     func procedure(for stage: Stage) -> (any ClientProcedure)? {
         switch stage {
         case .validateHash:
-            return ReadUsingCharacteristicUUIDProcedure(uuid: GATTAttributeType.databaseHash, range: .all)
+            return ReadUsingCharacteristicUUIDProcedure(uuid: GATTAttributeType.databaseHash, range: .all, firstResponseOnly: true)
         case .serverFeatures:
-            return isFull ? ReadUsingCharacteristicUUIDProcedure(uuid: GATTAttributeType.serverSupportedFeatures, range: .all) : nil
+            return isFull ? ReadUsingCharacteristicUUIDProcedure(uuid: GATTAttributeType.serverSupportedFeatures, range: .all, firstResponseOnly: true) : nil
         case .primaries:
             return DiscoverServicesProcedure(range: range, primary: true)
         case .secondaries:

@@ -9,11 +9,15 @@ struct ReadUsingCharacteristicUUIDProcedure: ClientProcedure {
     let range: AttributeHandleRange
     var next: AttributeHandle
     var values: [HandleValue] = []
+    /// Stop after the first response: for single-instance characteristics such as the
+    /// Database Hash, where a second round trip could only find nothing.
+    let firstResponseOnly: Bool
 
-    init(uuid: BluetoothUUID, range: AttributeHandleRange) {
+    init(uuid: BluetoothUUID, range: AttributeHandleRange, firstResponseOnly: Bool = false) {
         self.uuid = uuid
         self.range = range
         self.next = range.start
+        self.firstResponseOnly = firstResponseOnly
     }
 
     func start(_ context: ProcedureContext) -> ProcedureStep {
@@ -41,7 +45,7 @@ struct ReadUsingCharacteristicUUIDProcedure: ClientProcedure {
                 values.append(HandleValue(handle: e.handle, value: Array(e.value)))
                 last = e.handle
             }
-            guard last < range.end, let successor = last.successor else { return .finish(.success(.handleValues(values))) }
+            guard !firstResponseOnly, last < range.end, let successor = last.successor else { return .finish(.success(.handleValues(values))) }
             next = successor
             return request()
         default:
