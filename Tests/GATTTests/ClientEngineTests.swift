@@ -196,14 +196,14 @@ struct ClientEngineTests {
     }
 
     @Test func aesCMACMatchesRFC4493() {
-        let key = bytes(fromHex: "2b7e151628aed2a6abf7158809cf4f3c")!
-        #expect((try? AESCMAC.mac(key: key, message: [])) == bytes(fromHex: "bb1d6929e95937287fa37d129b756746"))
-        let m = bytes(fromHex: "6bc1bee22e409f96e93d7e117393172a")!
-        #expect((try? AESCMAC.mac(key: key, message: m)) == bytes(fromHex: "070a16b46b4d4144f79bdd9dd04a287c"))
+        let key = parseHex("2b7e151628aed2a6abf7158809cf4f3c")!
+        #expect((try? AESCMAC.mac(key: key, message: [])) == parseHex("bb1d6929e95937287fa37d129b756746"))
+        let m = parseHex("6bc1bee22e409f96e93d7e117393172a")!
+        #expect((try? AESCMAC.mac(key: key, message: m)) == parseHex("070a16b46b4d4144f79bdd9dd04a287c"))
     }
 
     @Test func signedWriteCarriesCounterAndAdvancesIt() {
-        let csrk = bytes(fromHex: "d8515948451fea320dc05a2e88308188")!
+        let csrk = parseHex("d8515948451fea320dc05a2e88308188")!
         var h = ClientHarness(configuration: GATTClientConfiguration(signingKey: SigningKey(csrk: csrk)))
         h.perform(.signedWriteWithoutResponse(7, [1, 2, 3]))
         let first = h.sent.removeFirst()

@@ -20,7 +20,7 @@ struct ClientHostileServerTests {
         h.receive(hex: "1106010005000018")          // the same group again: would loop forever
         let v = violation(h, id)
         #expect(v?.opcode == .readByGroupTypeResponse)
-        #expect(v?.pdu == bytes(fromHex: "1106010005000018"))
+        #expect(v?.pdu == parseHex("1106010005000018"))
         #expect(h.sent.isEmpty)
     }
 

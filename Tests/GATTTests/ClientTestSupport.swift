@@ -46,7 +46,7 @@ struct ClientHarness {
 
     mutating func receive(_ bytes: [UInt8]) { take(connection.receive(bytes[...], at: now)) }
 
-    mutating func receive(hex: String) { receive(bytes(fromHex: hex)!) }
+    mutating func receive(hex: String) { receive(parseHex(hex)!) }
 
     /// The next PDU the client sent, as hex ("" when it sent nothing).
     mutating func nextSent() -> String { sent.isEmpty ? "" : hexString(sent.removeFirst()) }

@@ -3,40 +3,37 @@ import ATT
 /// One client vector being replayed: feeds tester PDUs, matches client PDUs, then checks
 /// the `expect` object.
 struct ClientVectorReplay {
-    let test: ConformanceJSON
-    let id: String
+    let vector: ConformanceVector
     let mode: ClientVectorRunner.StartupMode
     let fullClient: Bool
     let expectedDatabase: DiscoveredDatabase?
+    let action: ConformanceJSON?
+    let expect: ConformanceJSON?
     var connection: GATTClientConnection
     var now = MonotonicTime.zero
     /// Client PDUs not yet matched against the vector.
     var outbox: [[UInt8]] = []
-    var failures: [String] = []
+    var divergence: ConformanceDivergence?
     var transcript: [String] = []
     var ready = false
     var actionID: GATTRequestID?
     var actionResult: Result<GATTClientResponse, GATTClientError>?
-    var indications = 0
 
-    init(test: ConformanceJSON, databases: [String: ConformanceJSON], mode: ClientVectorRunner.StartupMode) {
-        self.test = test
-        id = test["id"]?.string ?? "?"
-        fullClient = test["iut"]?["kind"]?.string == "gatt_client"
-        let hasSetup = test["exchange"]?.array.contains { $0["phase"]?.string == "setup" } ?? false
+    init(vector: ConformanceVector, expectedDatabase: DiscoveredDatabase?, mode: ClientVectorRunner.StartupMode) {
+        self.vector = vector
+        fullClient = vector.iutKind == "gatt_client"
         // Seeding only changes anything when there is a setup phase to skip.
-        self.mode = hasSetup ? mode : .fullBootstrap
-        expectedDatabase = test["database"]?.string.flatMap { databases[$0] }.flatMap(DiscoveredDatabase.init(conformanceDatabase:))
-        let action = test["iut_action"]
+        self.mode = vector.steps.contains { $0.phase == "setup" } ? mode : .fullBootstrap
+        self.expectedDatabase = expectedDatabase
+        action = vector.action.map { ConformanceJSON(any: $0) }
+        expect = vector.expect.map { ConformanceJSON(any: $0) }
         var signingKey: SigningKey?
-        if let csrk = action?["csrk_bytes_as_in_bluez"]?.string.flatMap(bytes(fromHex:)) {
+        if let csrk = action?["csrk_bytes_as_in_bluez"]?.string.flatMap(parseHex) {
             signingKey = SigningKey(csrk: csrk, signCounter: UInt32(action?["sign_counter"]?.int ?? 0))
         }
         let configuration = GATTClientConfiguration(
-            rxMTU: UInt16(test["iut"]?["rx_mtu"]?.int ?? 512),
-            canRaiseSecurity: test["iut"]?["security_level"]?.string == "auto",
-            discoversOnStart: fullClient && self.mode == .fullBootstrap,
-            signingKey: signingKey)
+            rxMTU: vector.rxMTU, canRaiseSecurity: vector.securityLevel == "auto",
+            discoversOnStart: fullClient && self.mode == .fullBootstrap, signingKey: signingKey)
         let seeded = self.mode == .seededCache ? expectedDatabase ?? DiscoveredDatabase() : DiscoveredDatabase()
         connection = GATTClientConnection(configuration: configuration, database: seeded)
         if let security = action?["link_security"]?.string, !security.hasPrefix("low") {
@@ -44,13 +41,18 @@ struct ClientVectorReplay {
         }
     }
 
-    /// The exchange entries this mode replays.
-    var entries: [ConformanceJSON] {
-        let all = test["exchange"]?.array ?? []
+    /// The exchange steps this mode replays, with their indexes in the vector.
+    var steps: [(Int, ConformanceVector.Step)] {
+        let all = Array(vector.steps.enumerated())
         guard mode == .seededCache else { return all }
-        let setup = all.filter { $0["phase"]?.string == "setup" }
-        let mtu = setup.filter { ($0["pdu"]?.string ?? "").hasPrefix("02") || ($0["pdu"]?.string ?? "").hasPrefix("03") }
-        return mtu + all.filter { $0["phase"]?.string != "setup" }
+        return all.filter { step in
+            step.1.phase != "setup" || step.1.pdu.first == ATTOpcode.exchangeMTURequest.rawValue
+                || step.1.pdu.first == ATTOpcode.exchangeMTUResponse.rawValue
+        }
+    }
+
+    mutating func fail(_ step: Int?, expected: String, got: String) {
+        if divergence == nil { divergence = ConformanceDivergence(step: step, expected: expected, got: got) }
     }
 
     mutating func run() {
@@ -58,39 +60,39 @@ struct ClientVectorReplay {
         // A bare bearer, or a client whose cache was seeded, runs its procedure at once
         // (queued behind Exchange MTU); a full client waits until it is ready.
         if !fullClient || mode == .seededCache { performAction() }
-        for entry in entries {
-            guard let hex = entry["pdu"]?.string, let pdu = bytes(fromHex: hex) else {
-                failures.append("unreadable PDU in vector")
-                return
-            }
-            if entry["dir"]?.string == "iut->tester" {
+        for (index, step) in steps {
+            now = now + .milliseconds(1)
+            switch step.direction {
+            case .iutToTester:
                 guard !outbox.isEmpty else {
-                    failures.append("client sent nothing; expected \(hex) (\(entry["op"]?.string ?? ""))")
-                    return
+                    return fail(index, expected: ConformanceDivergence.describe(step.pdu), got: "nothing")
                 }
                 let sent = outbox.removeFirst()
                 transcript.append("iut->tester \(hexString(sent))")
-                if sent != pdu {
-                    failures.append("client sent \(hexString(sent)); expected \(hex) (\(entry["op"]?.string ?? ""))")
-                    return
+                if sent != step.pdu {
+                    return fail(index, expected: ConformanceDivergence.describe(step.pdu), got: ConformanceDivergence.describe(sent))
                 }
-            } else {
-                transcript.append("tester->iut \(hex)")
-                if pdu.first == ATTOpcode.handleValueIndication.rawValue { indications += 1 }
-                let before = outbox.count
-                take(connection.receive(pdu[...], at: now))
-                if entry["expect_no_iut_pdu"]?.bool == true, outbox.count != before {
-                    failures.append("client answered \(hex), which must get no answer")
+            case .testerToIUT:
+                transcript.append("tester->iut \(hexString(step.pdu))")
+                if let extra = outbox.first {
+                    return fail(index, expected: "no PDU before \(step.op)", got: ConformanceDivergence.describe(extra))
+                }
+                take(connection.receive(step.pdu[...], at: now))
+                if step.expectNoIUTPDU, let extra = outbox.first {
+                    return fail(index, expected: "no answer to \(step.op)", got: ConformanceDivergence.describe(extra))
                 }
             }
+        }
+        if let extra = outbox.first {
+            return fail(nil, expected: "no further PDU", got: ConformanceDivergence.describe(extra))
         }
         checkExpectations()
     }
 
     mutating func performAction() {
-        guard let action = test["iut_action"], let command = Self.command(for: action) else {
-            if let call = test["iut_action"]?["call"]?.string { failures.append("unsupported iut_action \(call)") }
-            return
+        guard let action else { return }
+        guard let command = Self.command(for: action) else {
+            return fail(nil, expected: "a supported iut_action", got: action["call"]?.string ?? "none")
         }
         let (id, actions) = connection.perform(command, at: now)
         actionID = id
@@ -118,7 +120,7 @@ struct ClientVectorReplay {
 
     /// Maps the vector's `iut_action` to a client command.
     static func command(for action: ConformanceJSON) -> GATTClientCommand? {
-        let value = action["value_hex"]?.string.flatMap(bytes(fromHex:)) ?? []
+        let value = action["value_hex"]?.string.flatMap(parseHex) ?? []
         let uuid = action["uuid"]?.string.flatMap(BluetoothUUID.init)
         switch action["call"]?.string {
         case "discover_primary_services": return .discoverAllPrimaryServices(in: range(action))
@@ -145,38 +147,38 @@ struct ClientVectorReplay {
     }
 
     mutating func checkExpectations() {
-        guard failures.isEmpty, let expect = test["expect"] else { return }
-        let testerSpoke = entries.contains { $0["dir"]?.string == "tester->iut" }
+        guard divergence == nil, let expect else { return }
+        let testerSpoke = steps.contains { $0.1.direction == .testerToIUT }
         if expect["client_ready"]?.bool == true, fullClient, mode == .fullBootstrap, testerSpoke, !ready {
-            failures.append("client never became ready")
+            fail(nil, expected: "client ready", got: "client never became ready")
         }
         if let name = expect["discovered_cache_equals_db"]?.string, mode == .fullBootstrap, let expectedDatabase {
             let diff = connection.client.database.differences(from: expectedDatabase)
-            if !diff.isEmpty { failures.append("discovered database differs from \(name): " + diff.joined(separator: "; ")) }
+            if !diff.isEmpty { fail(nil, expected: "discovered database equal to \(name)", got: diff.joined(separator: "; ")) }
         }
-        guard test["iut_action"] != nil else { return }
+        guard action != nil else { return }
+        let got = actionResult.map { "\($0)" } ?? "no completion"
         if let code = expect["att_ecode"]?.string, let raw = UInt8(code.dropFirst(2), radix: 16) {
             switch actionResult {
             case .success where raw == 0: break
             case let .failure(error) where error.attErrorCode?.rawValue == raw && raw != 0: break
-            case nil: failures.append("the procedure never completed; expected ATT error \(code)")
-            case let result?: failures.append("expected ATT error \(code), got \(result)")
+            default: fail(nil, expected: raw == 0 ? "success" : "ATT error \(code)", got: got)
             }
         }
         if let success = expect["procedure_success"]?.bool ?? expect["ccc_write_success"]?.bool {
             switch actionResult {
             case .success where success, .failure where !success: break
-            default: failures.append("expected success \(success), got \(String(describing: actionResult))")
+            default: fail(nil, expected: success ? "success" : "failure", got: got)
             }
         }
-        if let hex = expect["value_hex"]?.string, let value = bytes(fromHex: hex) {
+        if let hex = expect["value_hex"]?.string, let value = parseHex(hex) {
             if case let .success(response) = actionResult, response.value == value {} else {
-                failures.append("expected value \(hex), got \(String(describing: actionResult))")
+                fail(nil, expected: "value \(hex)", got: got)
             }
         }
         if expect["reliable_error"]?.bool == false, case let .failure(.protocolViolation(v)) = actionResult,
            case .preparedWriteMismatch = v.reason {
-            failures.append("reported a reliable-write mismatch; the server answered with an ATT error")
+            fail(nil, expected: "the server's ATT error", got: "a reliable-write mismatch")
         }
     }
 }

@@ -32,20 +32,3 @@ indirect enum ConformanceJSON: Sendable {
     var object: [String: ConformanceJSON] { if case let .object(o) = self { return o }; return [:] }
 }
 
-/// "0a0b" → [0x0a, 0x0b]; nil for odd lengths or non-hex digits.
-func bytes(fromHex hex: String) -> [UInt8]? {
-    var out: [UInt8] = []
-    out.reserveCapacity(hex.utf8.count / 2)
-    var high: UInt8?
-    for c in hex.utf8 {
-        let v: UInt8
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): v = c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-        if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
-    }
-    return high == nil ? out : nil
-}

@@ -79,21 +79,11 @@ struct CachedDatabase: Codable, Sendable {
             }
             out.append(service)
         }
-        let hash: [UInt8]?? = databaseHash.map { hexBytes($0) }
-        let features: [UInt8]?? = serverSupportedFeatures.map { hexBytes($0) }
+        let hash: [UInt8]?? = databaseHash.map { parseHex($0) }
+        let features: [UInt8]?? = serverSupportedFeatures.map { parseHex($0) }
         if case .some(.none) = hash { return nil }
         if case .some(.none) = features { return nil }
         return DiscoveredDatabase(services: out, databaseHash: hash ?? nil, serverSupportedFeatures: features ?? nil)
     }
 }
 
-/// "0a0b" → [0x0a, 0x0b]; nil for odd lengths or non-hex digits.
-func hexBytes(_ hex: String) -> [UInt8]? {
-    var out: [UInt8] = []
-    var high: UInt8?
-    for c in hex.utf8 {
-        guard let v = UInt8(String(UnicodeScalar(c)), radix: 16) else { return nil }
-        if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
-    }
-    return high == nil ? out : nil
-}
