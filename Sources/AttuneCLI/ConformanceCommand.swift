@@ -7,7 +7,7 @@ enum ConformanceCommand: CLICommand {
     static let name = "conformance"
     static let summary = "run the GATT conformance vectors against Attune's server (and client) engines"
     static let usage = """
-        usage: attune conformance VECTORS.json --databases DBS.json [--role server|client] [--json] [--only ID]
+        usage: attune conformance VECTORS.json --databases DBS.json [--role server|client] [--client-startup full|seeded] [--json] [--only ID]
 
         Runs every vector of the chosen role (both when --role is absent) through an
         in-memory bearer and compares every iut->tester PDU byte for byte. Prints one line
@@ -20,10 +20,15 @@ enum ConformanceCommand: CLICommand {
           --databases DBS.json   the databases the vectors name (gatt-dbs.json)
           --role server|client   run only one role
           --only ID              run only the vector with this id
+          --client-startup full|seeded
+                                 client vectors: discover the database as BlueZ does and
+                                 replay every PDU (full, the default), or seed the cache
+                                 from the named database and replay only Exchange MTU and
+                                 the procedure phase (seeded)
           --json                 print one JSON document instead of lines
         """
     static let flags: Set<String> = ["json"]
-    static let options: Set<String> = ["databases", "role", "only"]
+    static let options: Set<String> = ["databases", "role", "only", "client-startup"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 1, let vectors = arguments.positionals.first else {
@@ -35,11 +40,17 @@ enum ConformanceCommand: CLICommand {
             guard let parsed = ConformanceVector.Role(rawValue: r) else { throw CLIError.usage("--role is server or client") }
             role = parsed
         }
-        let suite: ConformanceSuite
+        var suite: ConformanceSuite
         do {
             suite = try ConformanceSuite(vectorsFile: vectors, databasesFile: databases)
         } catch {
             throw CLIError.failure(error.description)
+        }
+        if let startup = arguments.option("client-startup") {
+            guard let mode = ClientVectorRunner.StartupMode(rawValue: startup) else {
+                throw CLIError.usage("--client-startup is full or seeded")
+            }
+            suite.client = ClientVectorRunner(mode: mode)
         }
         let only = arguments.option("only")
         let results = suite.run(role: role, only: only)
