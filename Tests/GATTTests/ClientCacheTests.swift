@@ -93,7 +93,7 @@ struct ClientCacheTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("attune-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = FileGATTCacheStore(directory: dir)
-        let peer = GATTPeerIdentity(address: "c0:11:22:33:44:55", isRandom: true)
+        let peer = PeerIdentity("C0:11:22:33:44:55/random")
         #expect(try store.database(for: peer) == nil)
         var db = Self.cached
         db.services[1].includes = [DiscoveredInclude(handle: 0x11, serviceRange: AttributeHandleRange(start: 0x20, end: 0x22),
@@ -108,7 +108,7 @@ struct ClientCacheTests {
 
     @Test func inMemoryStoreKeysByPeer() {
         let store = InMemoryGATTCacheStore()
-        let a = GATTPeerIdentity(address: "AA:AA:AA:AA:AA:AA"), b = GATTPeerIdentity(address: "BB:BB:BB:BB:BB:BB")
+        let a = PeerIdentity("AA:AA:AA:AA:AA:AA"), b = PeerIdentity("BB:BB:BB:BB:BB:BB")
         store.store(Self.cached, for: a)
         #expect(store.database(for: a) == Self.cached)
         #expect(store.database(for: b) == nil)
