@@ -172,6 +172,36 @@ struct ClientServerPipeTests {
     }
 }
 
+@Suite("Client security retry against our server")
+struct ClientSecurityPipeTests {
+    static func database() -> AttributeDatabase {
+        try! AttributeDatabase(services: [
+            ServiceDefinition(BluetoothUUID(0x180F), characteristics: [
+                CharacteristicDefinition(BluetoothUUID(0x2A19), properties: [.read],
+                                         permissions: AttributePermissions(read: .encrypted, write: .denied), value: [77]),
+            ]),
+        ])
+    }
+
+    @Test func raisesSecurityOnceAndRetries() {
+        var p = GATTMemoryPipe(server: GATTServer(database: Self.database()),
+                               clientConfiguration: GATTClientConfiguration(canRaiseSecurity: true, discoversOnStart: true))
+        p.start()
+        let h = p.client.client.database.characteristic(uuid: BluetoothUUID(0x2A19))!.valueHandle
+        #expect(p.perform(.readValue(h)).success == .value([77]))
+        #expect(p.securityRaises == 1)
+    }
+
+    @Test func reportsInsufficientEncryptionWhenItCannotRaise() {
+        var p = GATTMemoryPipe(server: GATTServer(database: Self.database()),
+                               clientConfiguration: GATTClientConfiguration(discoversOnStart: true))
+        p.start()
+        let h = p.client.client.database.characteristic(uuid: BluetoothUUID(0x2A19))!.valueHandle
+        #expect(p.perform(.readValue(h)).failure?.attErrorCode == .insufficientEncryption)
+        #expect(p.securityRaises == 0)
+    }
+}
+
 extension GATTClientResponse {
     var servicesCount: Int? { if case let .services(s) = self { return s.count }; return nil }
 }

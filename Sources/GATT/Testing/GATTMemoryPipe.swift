@@ -30,6 +30,8 @@ public struct GATTMemoryPipe: Sendable {
     /// Bytes carried in each direction (ATT PDUs, no L2CAP header).
     public private(set) var bytesToServer = 0
     public private(set) var bytesToClient = 0
+    /// How often the client asked to raise link security.
+    public private(set) var securityRaises = 0
 
     var toServer: [[UInt8]] = []
     var output = GATTServerOutput()
@@ -133,7 +135,13 @@ public struct GATTMemoryPipe: Sendable {
             case let .send(bytes): toServer.append(bytes)
             case let .complete(id, result): results[id] = result
             case let .deliver(event): clientEvents.append(event)
-            case .raiseSecurity, .scheduleDeadline, .close: break
+            case .raiseSecurity:
+                // The in-memory link pairs at once: encrypted and authenticated before the
+                // client's repeated request arrives.
+                server.updateSecurity(.authenticated, for: connection)
+                client.setLinkEncrypted(true)
+                securityRaises += 1
+            case .scheduleDeadline, .close: break
             }
         }
     }
