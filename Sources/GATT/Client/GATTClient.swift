@@ -53,6 +53,7 @@ public struct GATTClient: Sendable {
     var active: Active?
     var nextID: UInt64 = 1
     var subscriptions = SubscriptionTable()
+    var mtuExchangeQueued = false
 
     public init(configuration: GATTClientConfiguration = GATTClientConfiguration(), database: DiscoveredDatabase = DiscoveredDatabase()) {
         self.configuration = configuration
@@ -71,7 +72,8 @@ public struct GATTClient: Sendable {
     /// check when the database given at `init` carries one. ``GATTClientEvent/ready(_:)``
     /// follows when discovery is configured.
     public mutating func start(bearer: inout ATTBearer, at now: MonotonicTime, into actions: inout [GATTClientAction]) {
-        if configuration.exchangesMTUOnStart {
+        if configuration.exchangesMTUOnStart && !mtuExchangeQueued {
+            mtuExchangeQueued = true
             enqueue(ExchangeMTUProcedure(rxMTU: bearer.rxMTU), purpose: .startupMTU)
         }
         if configuration.discoversOnStart {
@@ -102,7 +104,11 @@ public struct GATTClient: Sendable {
             return id
         }
         switch command {
+        case .exchangeMTU where mtuExchangeQueued:
+            // Exchange MTU happens at most once per connection (Vol 3 Part F §3.4.2.1).
+            queue.append(Pending(id: id, procedure: CurrentMTUProcedure(), purpose: .command))
         case .exchangeMTU:
+            mtuExchangeQueued = true
             queue.append(Pending(id: id, procedure: ExchangeMTUProcedure(rxMTU: bearer.rxMTU), purpose: .command))
         case let .discoverAllPrimaryServices(range):
             queue.append(Pending(id: id, procedure: DiscoverServicesProcedure(range: range, primary: true), purpose: .command))
@@ -375,7 +381,7 @@ public struct GATTClient: Sendable {
             actions.append(.deliver(.ready(found)))
             return
         case (.startupDiscovery, .failure(let error)):
-            actions.append(.deliver(.dropped(error)))
+            actions.append(.deliver(.startupFailed(error)))
             return
         case let (.rediscovery(range), .success(.database(found))):
             let invalidated = database.removeServices(overlapping: range)
@@ -424,6 +430,14 @@ public struct GATTClient: Sendable {
         let range = AttributeHandleRange(start: AttributeHandle(max(1, start.rawValue)), end: end)
         guard range.isValid else { return }
         enqueue(DatabaseDiscoveryProcedure(range: range), purpose: .rediscovery(range))
+    }
+}
+
+/// Reports the ATT_MTU in force once Exchange MTU has already been done.
+struct CurrentMTUProcedure: ClientProcedure {
+    func start(_ context: ProcedureContext) -> ProcedureStep { .finish(.success(.mtu(context.mtu))) }
+    func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+        .violation(.unsolicitedResponse, pdu, bytes)
     }
 }
 
