@@ -175,8 +175,21 @@ public struct GATTServer: Sendable {
             // Responses, notifications and indications belong to the GATT client engine.
             break
         }
-        if connections[slot: slot].peer != nil { persistState(of: id) }
+        // Bonded clients' state is saved when an event may have changed it, not on every read.
+        if connections[slot: slot].peer != nil && Self.mayChangeClientState(event) { persistState(of: id) }
         return nil
+    }
+
+    static func mayChangeClientState(_ event: ATTBearerEvent) -> Bool {
+        switch event {
+        case .request(let pdu):
+            switch pdu {
+            case .writeRequest, .executeWriteRequest, .readByTypeRequest: return true
+            default: return false
+            }
+        case .command, .confirmation: return true
+        default: return false
+        }
     }
 
     /// Robust caching: a change-unaware client's first request gets Database Out Of Sync;
@@ -189,6 +202,7 @@ public struct GATTServer: Sendable {
         if connections[slot: slot].outOfSyncSent {
             connections[slot: slot].changeAware = true
             connections[slot: slot].outOfSyncSent = false
+            persistState(of: id)
             return true
         }
         connections[slot: slot].outOfSyncSent = true
