@@ -12,6 +12,7 @@ let filter = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.c
 var benchmarks: [Benchmark] = []
 benchmarks += ATTBenchmarks.all
 benchmarks += CaptureBenchmarks.all
+benchmarks += GATTServerBenchmarks.all
 benchmarks += GATTClientBenchmarks.all
 
 var results: [BenchmarkResult] = []

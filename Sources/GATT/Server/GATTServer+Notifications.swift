@@ -48,7 +48,7 @@ extension GATTServer {
         throws(GATTServerError) {
         var records: [CharacteristicRecord] = []
         for v in values { records.append(try characteristic(v.characteristic, needs: .notify)) }
-        let ids = clients ?? connections.keys.sorted { $0.rawValue < $1.rawValue }
+        let ids = clients ?? connections.keys
         for id in ids {
             guard let client = connections[id] else { continue }
             let mine = values.indices.filter { clients != nil || core.configuration(of: records[$0], client).contains(.notification) }
