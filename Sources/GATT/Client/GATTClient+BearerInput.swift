@@ -1,8 +1,6 @@
 import ATT
 
 extension GATTClient {
-
-
     /// Takes what the bearer made of one received PDU. `bytes` are that PDU, for the
     /// ATT_MTU check and for error reports.
     public mutating func handle(_ event: ATTBearerEvent, bytes: ArraySlice<UInt8>, bearer: inout ATTBearer,

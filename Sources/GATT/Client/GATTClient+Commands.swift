@@ -1,8 +1,6 @@
 import ATT
 
 extension GATTClient {
-
-
     /// Queues a command; its ``GATTClientAction/complete(_:_:)`` comes later (or at once
     /// when nothing needs to be sent).
     @discardableResult

@@ -1,8 +1,6 @@
 import ATT
 
 extension GATTClient {
-
-
     func context(_ bearer: ATTBearer) -> ProcedureContext {
         ProcedureContext(mtu: bearer.mtu, database: database, configuration: configuration, linkEncrypted: linkEncrypted)
     }
