@@ -97,19 +97,19 @@ extension ServerCore {
         var used = 2
         var i = database.firstIndex(atOrAfter: r.range.start)
         while i < count {
-            let a = database.attributes[i]
-            guard a.handle <= r.range.end else { break }
+            let handle = database.attributes[i].handle
+            guard handle <= r.range.end else { break }
             defer { i += 1 }
-            guard a.type == r.attributeType else { continue }
+            guard database.attributes[i].type == r.attributeType else { continue }
             if let code = readError(i, connection, client) {
-                if firstLength < 0 { return fail(code, a.handle, connection, &client, &out) }
+                if firstLength < 0 { return fail(code, handle, connection, &client, &out) }
                 break
             }
             guard let v = value(i, client, resolved) else {
                 // The list stops before a value the application must supply, unless it
                 // is the first: then it is fetched and the request served again.
                 if firstLength < 0 {
-                    return suspendForRead(a.handle, request: raw, resolved: resolved, connection, &client, now: now, &out)
+                    return suspendForRead(handle, request: raw, resolved: resolved, connection, &client, now: now, &out)
                 }
                 break
             }
@@ -119,7 +119,7 @@ extension ServerCore {
             } else if v.count != firstLength || used + 2 + length > mtu {
                 break
             }
-            appendHandle(a.handle, to: &scratch)
+            appendHandle(handle, to: &scratch)
             scratch.append(contentsOf: v.prefix(length))
             used += 2 + length
         }
@@ -144,17 +144,17 @@ extension ServerCore {
         var used = 2
         var i = database.firstIndex(atOrAfter: r.range.start)
         while i < count {
-            let a = database.attributes[i]
-            guard a.handle <= r.range.end else { break }
+            let handle = database.attributes[i].handle
+            guard handle <= r.range.end else { break }
             defer { i += 1 }
-            guard a.type == r.attributeType else { continue }
+            guard database.attributes[i].type == r.attributeType else { continue }
             if let code = readError(i, connection, client) {
-                if firstLength < 0 { return fail(code, a.handle, connection, &client, &out) }
+                if firstLength < 0 { return fail(code, handle, connection, &client, &out) }
                 break
             }
             guard let v = value(i, client, resolved) else {
                 if firstLength < 0 {
-                    return suspendForRead(a.handle, request: raw, resolved: resolved, connection, &client, now: now, &out)
+                    return suspendForRead(handle, request: raw, resolved: resolved, connection, &client, now: now, &out)
                 }
                 break
             }
@@ -164,8 +164,8 @@ extension ServerCore {
             } else if v.count != firstLength || used + 4 + length > mtu {
                 break
             }
-            appendHandle(a.handle, to: &scratch)
-            appendHandle(a.groupEnd ?? a.handle, to: &scratch)
+            appendHandle(handle, to: &scratch)
+            appendHandle(database.attributes[i].groupEnd ?? handle, to: &scratch)
             scratch.append(contentsOf: v.prefix(length))
             used += 4 + length
         }
