@@ -27,6 +27,10 @@ public final class GATTNotificationStream: AsyncSequence, Sendable {
         self.bufferLimit = Swift.max(1, bufferLimit)
     }
 
+    /// Values yielded and not yet taken by the consumer; a producer that must not drop
+    /// anything can wait while this is high.
+    public var pendingCount: Int { state.withLock { $0.pending.count } }
+
     /// Values dropped because the consumer fell more than ``bufferLimit`` behind.
     public var droppedCount: Int { state.withLock { $0.dropped } }
 
