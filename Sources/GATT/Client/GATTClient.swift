@@ -13,6 +13,7 @@ import ATT
 /// current and every queued procedure fail with ``GATTClientError/transactionTimeout``
 /// and nothing more is sent.
 public struct GATTClient: Sendable {
+    /// The configuration given at `init`; the sign counter advances with each signed write.
     public internal(set) var configuration: GATTClientConfiguration
     /// What the client knows of the server's database.
     public internal(set) var database: DiscoveredDatabase
@@ -55,6 +56,8 @@ public struct GATTClient: Sendable {
     var subscriptions = SubscriptionTable()
     var mtuExchangeQueued = false
 
+    /// A client; `database` seeds its cache (see ``start(bearer:at:into:)`` for how a
+    /// cached Database Hash is used).
     public init(configuration: GATTClientConfiguration = GATTClientConfiguration(), database: DiscoveredDatabase = DiscoveredDatabase()) {
         self.configuration = configuration
         self.database = database

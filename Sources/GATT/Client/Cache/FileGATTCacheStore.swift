@@ -6,6 +6,7 @@ import Foundation
 /// Files are written to a temporary name and renamed, so a crash never leaves a torn
 /// file; a file that does not parse is treated as absent (and discovery runs again).
 public struct FileGATTCacheStore: GATTCacheStore {
+    /// The directory holding one file per peer; created on the first store.
     public let directory: URL
 
     public init(directory: URL) {
