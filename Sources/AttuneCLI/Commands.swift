@@ -2,6 +2,7 @@
 enum Commands {
     static var all: [any CLICommand.Type] { [
         PDUCommand.self,
+        DecodeCommand.self,
         ConformanceCommand.self,
     ] }
 }
