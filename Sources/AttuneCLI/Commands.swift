@@ -2,7 +2,7 @@
 enum Commands {
     static var all: [any CLICommand.Type] { [
         PDUCommand.self,
-        ConformanceCommand.self,
         DecodeCommand.self,
+        ConformanceCommand.self,
     ] }
 }

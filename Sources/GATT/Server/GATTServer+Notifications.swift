@@ -91,8 +91,8 @@ extension GATTServer {
     }
 
     mutating func pumpIndications(on id: ConnectionID, at now: MonotonicTime, into out: inout GATTServerOutput) {
-        guard let client = connections[id], !client.indicationInFlight, client.indicationHead < client.indications.count
-        else { return }
+        guard !holdIndications, let client = connections[id], !client.indicationInFlight,
+              client.indicationHead < client.indications.count else { return }
         let next = client.indications[client.indicationHead]
         let start = out.buffer.count
         let pdu = HandleValueIndication(handle: next.handle, value: next.value.prefix(client.bearer.mtu - 3))

@@ -10,6 +10,8 @@ import ATT
 public struct GATTServer: Sendable {
     var core: ServerCore
     var connections = ConnectionTable()
+    /// While set, queued indications are not sent (there is no output to send them in).
+    var holdIndications = false
     /// Where bonded clients' state is kept.
     public var store: any BondedClientStore
 
@@ -42,10 +44,14 @@ public struct GATTServer: Sendable {
         }
     }
 
-    /// Convenience for ``connect(_:security:peer:at:into:)`` when nothing is expected out.
+    /// Registers a connected client without producing output: a Service Changed
+    /// indication owed to a bonded client is queued and goes out with the output of the
+    /// next ``receive(_:from:at:into:)`` or ``tick(at:into:)``.
     public mutating func connect(_ id: ConnectionID, security: LinkSecurity = .none, peer: PeerIdentity? = nil) {
-        var out = GATTServerOutput()
-        connect(id, security: security, peer: peer, into: &out)
+        var discarded = GATTServerOutput()
+        holdIndications = true
+        connect(id, security: security, peer: peer, into: &discarded)
+        holdIndications = false
     }
 
     /// Forgets a connection (link lost). Pending indications fail; a bonded client's state
@@ -177,6 +183,10 @@ public struct GATTServer: Sendable {
         }
         // Bonded clients' state is saved when an event may have changed it, not on every read.
         if connections[slot: slot].peer != nil && Self.mayChangeClientState(event) { persistState(of: id) }
+        if !connections[slot: slot].indicationInFlight,
+           connections[slot: slot].indicationHead < connections[slot: slot].indications.count {
+            pumpIndications(on: id, at: now, into: &out)
+        }
         return nil
     }
 
@@ -236,6 +246,7 @@ public struct GATTServer: Sendable {
             if let event = connections[id]?.bearer.tick(at: now) {
                 process(event, raw: [], from: id, at: now, into: &out)
             }
+            pumpIndications(on: id, at: now, into: &out)
         }
     }
 
