@@ -8,24 +8,29 @@ enum ReplayCommand: CLICommand {
     static let name = "replay"
     static let summary = "replay one side of a capture against our GATT engines and report divergences"
     static let usage = """
-        usage: attune replay FILE --as server [--conn HANDLE] [--database DB.json]
+        usage: attune replay FILE --as server|client [--conn HANDLE] [--database DB.json] [--all]
 
         Splits the capture into ATT conversations (one per connection; a btmon capture of
-        both ends holds each once, mirrored copies are skipped) and replays each:
+        both ends holds each twice, and the mirrored copy is skipped) and re-runs one side:
 
           --as server   feed the captured client's requests to our GATT server and compare
-                        its responses with the captured server's, byte for byte
-          --conn N      only the connection with this handle (decimal or 0x hex)
-          --database F  serve this database (attune-gatt-db/1 JSON, as Docs/database-json.md
-                        describes; the first database of a multi-database file); without
-                        it, the database is rebuilt from the captured responses
+                        its responses with the captured server's, byte for byte. Our
+                        server serves --database, or else a database rebuilt from the
+                        captured responses; its receive MTU is the captured server's.
+                        Conversations run in order on one server, so writes carry over.
+          --as client   infer the GATT procedures the captured client ran, have our GATT
+                        client run them, compare every PDU it sends with the captured
+                        client's and answer it with the captured server's response
+          --conn N      only connections with this handle (decimal or 0x hex)
+          --database F  a database in attune-gatt-db/1 JSON (Docs/database-json.md); the
+                        first of a multi-database file
+          --all         print every divergence, not only the first of each conversation
 
-        Our server's receive MTU is set to the captured server's, so Exchange MTU compares
-        behaviour, not configuration. Notifications and indications the captured server
-        sent on its own are not replayed (its application triggered them).
-
-        Prints, per conversation, the first divergence with both decodings and a summary
-        ending in "N matched, M diverged"; the exit status is 0 when the replay ran.
+        Notifications and indications the captured server sent on its own are not
+        replayed as server (its application triggered them); as client they are fed in
+        and our confirmations compared. Per conversation it prints the first divergence
+        with both decodings and the known cause when there is one, then a summary ending
+        in "N matched, M diverged"; the exit status is 0 when the replay ran.
         """
     static let options: Set<String> = ["as", "conn", "database"]
     static let flags: Set<String> = ["all"]
@@ -35,8 +40,8 @@ enum ReplayCommand: CLICommand {
             throw CLIError.usage("give exactly one capture file")
         }
         guard let side = arguments.option("as") else { throw CLIError.usage("say which side to replay: --as server") }
-        guard side == "server" else {
-            throw CLIError.usage("--as \(side): only --as server is available")
+        guard side == "server" || side == "client" else {
+            throw CLIError.usage("--as \(side): say --as server or --as client")
         }
         var handle: UInt16?
         if let text = arguments.option("conn") {
@@ -70,6 +75,10 @@ enum ReplayCommand: CLICommand {
             if seen.insert(signature).inserted { conversations.append(c) }
         }
         guard !conversations.isEmpty else { throw CLIError.failure("\(path): no ATT conversation to replay") }
+        if side == "client" {
+            return printReports(conversations, ClientReplay.run(conversations), all: arguments.flag("all"),
+                                header: "our client performing the captured client's procedures")
+        }
         let database: AttributeDatabase
         let origin: String
         if let given {
@@ -92,12 +101,17 @@ enum ReplayCommand: CLICommand {
         Output.data("our server on \(origin)" + (serverMTU.map { ", receive MTU \($0) as captured" } ?? ""))
         var target = GATTServerReplayTarget(database: database, rxMTU: serverMTU)
         let reports = ServerReplay.run(conversations, against: &target, databaseRebuilt: given == nil)
+        return printReports(conversations, reports, all: arguments.flag("all"), header: nil)
+    }
+
+    static func printReports(_ conversations: [ATTConversation], _ reports: [ReplayReport], all: Bool, header: String?) -> Int32 {
+        if let header { Output.data(header) }
         var matched = 0, diverged = 0, explained = 0
         for (c, report) in zip(conversations, reports) {
             let peer = c.connection.map { " peer \($0.peerAddress)" } ?? ""
             Output.data("hci\(c.controller) connection 0x\(String(c.handle, radix: 16))\(peer): \(c.pdus.count) ATT PDUs")
             Output.data(report.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-            if arguments.flag("all") {
+            if all {
                 for d in report.divergences.dropFirst() {
                     Output.data(d.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
                 }

@@ -33,7 +33,8 @@ import Testing
         #expect(names.contains("Discover All Characteristics 0x0001..0x0012"), "\(names)")
         #expect(names.contains("Read Multiple 0x0006,0x0010"), "\(names)")
         #expect(names.contains("Write Long 0x0003 from offset 0, 508 bytes"), "\(names)")
-        #expect(names.contains("Read Long 0x0003 from offset 0"), "\(names)")
+        #expect(names.contains("Read Long 0x0003 from offset 40"), "read-long-value 0x0003 40: \(names)")
+        #expect(names.contains("Reliable Write of 2 parts"), "\(names)")
         #expect(names.contains("Prepared Writes cancelled (1 parts)"), "the refused 511-byte part, then Execute Write cancel: \(names)")
     }
 

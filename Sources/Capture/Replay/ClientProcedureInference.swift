@@ -8,6 +8,7 @@ import ATT
 /// Writes up to the Execute Write are one long or reliable write.
 public enum ClientProcedureInference {
     public static func procedures(in conversation: ATTConversation) -> [CapturedProcedure] {
+        let mtu = conversation.mtu
         var responseTo: [Int: ATTPDU] = [:]
         for t in conversation.transactions {
             if let r = t.response, case let .success(pdu) = conversation.pdus[r].pdu { responseTo[t.request] = pdu }
@@ -35,7 +36,7 @@ public enum ClientProcedureInference {
             if let o = open, let expected = o.next, continues(o.procedure.kind, with: pdu, at: expected) {
                 open!.procedure.requests.append(i)
                 if case let .readValue(h) = o.procedure.kind { open!.procedure.kind = .readLongValue(h, offset: 0) }
-                open!.next = nextStart(of: pdu, response: response)
+                open!.next = nextStart(of: pdu, response: response, mtu: mtu)
                 if open!.next == nil { close() }
                 continue
             }
@@ -50,7 +51,7 @@ public enum ClientProcedureInference {
             case let .executeWriteRequest(e):
                 let p = prepared ?? ([], [])
                 prepared = nil
-                procedures.append(CapturedProcedure(kind: e.flags == .write ? writeKind(p.parts) : .cancelledWrites(p.parts),
+                procedures.append(CapturedProcedure(kind: e.flags == .write ? writeKind(p.parts, mtu: mtu) : .cancelledWrites(p.parts),
                                                     requests: p.requests + [i]))
                 continue
             default:
@@ -61,7 +62,7 @@ public enum ClientProcedureInference {
                 continue
             }
             let procedure = CapturedProcedure(kind: kind, requests: [i])
-            if let next = nextStart(of: pdu, response: response), isContinuable(kind) {
+            if let next = nextStart(of: pdu, response: response, mtu: mtu), isContinuable(kind) {
                 open = (procedure, next)
             } else {
                 procedures.append(procedure)
@@ -110,7 +111,7 @@ public enum ClientProcedureInference {
 
     /// Where the next request of the same procedure would start, or nil when the response
     /// ends the procedure (an error, the end of the range, or a short read).
-    static func nextStart(of request: ATTPDU, response: ATTPDU?) -> UInt16? {
+    static func nextStart(of request: ATTPDU, response: ATTPDU?, mtu: Int) -> UInt16? {
         guard let response else { return nil }
         func after(_ last: AttributeHandle?, end: AttributeHandle) -> UInt16? {
             guard let last, last < end, last.rawValue < 0xFFFF else { return nil }
@@ -126,10 +127,13 @@ public enum ClientProcedureInference {
             return after(p.entries.map(\.handle).last, end: q.range.end)
         case let (.findInformationRequest(q), .findInformationResponse(p)):
             return after(p.entries.map(\.handle).last, end: q.range.end)
-        // Reads continue with a Read Blob at the bytes received so far; the offset is
-        // checked when the blob arrives, so any non-error answer keeps the procedure open.
-        case (.readRequest, .readResponse), (.readBlobRequest, .readBlobResponse):
-            return 0
+        // A read filling the MTU continues with a Read Blob at the bytes received so far
+        // (Vol 3 Part G §4.8.3); a shorter one completes the value.
+        case let (.readRequest, .readResponse(p)):
+            return p.value.count == mtu - 1 ? UInt16(truncatingIfNeeded: p.value.count) : nil
+        case let (.readBlobRequest(q), .readBlobResponse(p)):
+            let end = Int(q.offset) + p.value.count
+            return p.value.count == mtu - 1 && end <= 0xFFFF ? UInt16(end) : nil
         default:
             return nil
         }
@@ -151,17 +155,20 @@ public enum ClientProcedureInference {
         case let (.discoverDescriptors(r), .findInformationRequest(q)):
             return q.range.start.rawValue == start && q.range.end == r.end
         case let (.readValue(h), .readBlobRequest(q)), let (.readLongValue(h, _), .readBlobRequest(q)):
-            return q.handle == h && q.offset > 0
+            return q.handle == h && q.offset == start
         default:
             return false
         }
     }
 
-    static func writeKind(_ parts: [CapturedProcedure.PreparedPart]) -> CapturedProcedure.Kind {
+    /// A long write splits one value into parts of ATT_MTU − 5 bytes at contiguous offsets;
+    /// anything else was a reliable write of parts the application chose.
+    static func writeKind(_ parts: [CapturedProcedure.PreparedPart], mtu: Int) -> CapturedProcedure.Kind {
         guard let first = parts.first else { return .reliableWrite([]) }
         var expected = Int(first.offset)
-        for p in parts {
-            guard p.handle == first.handle, Int(p.offset) == expected else { return .reliableWrite(parts) }
+        for (i, p) in parts.enumerated() {
+            guard p.handle == first.handle, Int(p.offset) == expected,
+                  i == parts.count - 1 || p.value.count == mtu - 5 else { return .reliableWrite(parts) }
             expected += p.value.count
         }
         return .writeLongValue(first.handle, offset: first.offset, parts.flatMap(\.value))

@@ -12,6 +12,19 @@ public struct ReplayDivergence: Sendable, CustomStringConvertible {
     public var actual: [UInt8]?
     /// Why these differ, when the difference has a known, explained cause.
     public var explanation: String?
+    /// The role our engine played: as server it answered `input`; as client `input` is
+    /// what the captured client sent where ours sent `actual`.
+    public var role: ATTRole
+
+    public init(index: Int, input: CapturedATTPDU, expected: [UInt8]?, actual: [UInt8]?, explanation: String? = nil,
+                role: ATTRole = .server) {
+        self.index = index
+        self.input = input
+        self.expected = expected
+        self.actual = actual
+        self.explanation = explanation
+        self.role = role
+    }
 
     public var description: String {
         func show(_ bytes: [UInt8]?) -> String {
@@ -22,7 +35,8 @@ public struct ReplayDivergence: Sendable, CustomStringConvertible {
             }
         }
         let fed = (try? input.pdu.get()).map { "\($0)" } ?? hexString(input.bytes)
-        var lines = ["record \(input.frame.recordIndex): after \(fed)",
+        let place = role == .server || ATTOpcode(input.opcode ?? 0).kind == .indication ? "after" : "where the captured client sent"
+        var lines = ["record \(input.frame.recordIndex): \(place) \(fed)",
                      "  captured: \(show(expected))",
                      "  ours:     \(show(actual))"]
         if let explanation { lines.append("  why:      \(explanation)") }
