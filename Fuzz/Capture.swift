@@ -1,10 +1,14 @@
-// fuzz-modules: ATT HCI Capture
+// fuzz-modules: CCrypto ATT GATT HCI Capture
 // libFuzzer target for the capture readers and the extraction pipeline: any bytes must
 // end in records plus at most one typed error, never a trap or a hang; every HCI event
 // and advertising report must decode or fail softly; and btsnoop and pcap files re-read
-// identically after being written back in their own format.
+// identically after being written back in their own format. Replay's inputs come from
+// captures too: conversations, procedure inference, the rebuilt database and both replays
+// run on whatever decodes.
 import ATT
 import Capture
+import Foundation
+import GATT
 import HCI
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -55,5 +59,25 @@ public func fuzzCapture(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         index += 1
     }
     guard index == kept.count else { fatalError("round trip lost records: \(kept.count) → \(index)") }
+    replay(bytes)
     return 0
+}
+
+func replay(_ bytes: [UInt8]) {
+    guard let reader = try? CaptureReader(bytes: bytes, maximumRecordLength: 1 << 16),
+          let conversations = try? ATTConversationCollector.conversations(in: reader), !conversations.isEmpty
+    else { return }
+    for c in conversations {
+        _ = c.transactions
+        _ = c.localRole
+        for p in ClientProcedureInference.procedures(in: c) { _ = p.description }
+    }
+    _ = ClientReplay.run(conversations)
+    let rebuilt = CapturedDatabase(conversations: conversations)
+    guard let json = try? JSONSerialization.jsonObject(with: Data(rebuilt.json.description.utf8)) else {
+        fatalError("rebuilt database JSON does not parse")
+    }
+    guard let database = try? DatabaseJSON.database(from: json) else { return }
+    var target = GATTServerReplayTarget(database: database, rxMTU: nil)
+    for report in ServerReplay.run(conversations, against: &target, databaseRebuilt: true) { _ = report.description }
 }

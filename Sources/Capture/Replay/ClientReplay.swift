@@ -74,7 +74,7 @@ public enum ClientReplay {
         }
 
         func time(_ index: Int) -> MonotonicTime {
-            MonotonicTime(nanoseconds: UInt64(max(0, conversation.pdus[index].frame.timestamp - origin)) * 1000)
+            ReplayClock.time(conversation.pdus[index].frame.timestamp, since: origin)
         }
 
         mutating func run() {

@@ -31,7 +31,7 @@ public struct GATTServerReplayTarget: ATTReplayTarget {
     public mutating func receive(_ pdu: ArraySlice<UInt8>, at timestamp: Int64) -> [[UInt8]] {
         let start = origin ?? timestamp
         origin = start
-        let now = MonotonicTime(nanoseconds: UInt64(max(0, timestamp - start)) * 1000)
+        let now = ReplayClock.time(timestamp, since: start)
         var out = GATTServerOutput()
         server.receive(pdu, from: connection, at: now, into: &out)
         return out.pdus.filter { $0.connection == connection }.map { Array(out.bytes(of: $0)) }
