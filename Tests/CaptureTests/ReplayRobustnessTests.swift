@@ -11,7 +11,7 @@ import Testing
     func extremeTimestampsReplay(_ extreme: Int64) throws {
         let (_, records) = try readAll(try Fixtures.bytes("inproc_mtu185_central.btsnoop"))
         var damaged = records
-        for i in stride(from: 40, to: damaged.count, by: 7) { damaged[i].timestamp = i % 2 == 0 ? extreme : -extreme &- 1 }
+        for i in stride(from: 40, to: damaged.count, by: 7) { damaged[i].timestamp = i % 2 == 0 ? extreme : ~extreme }
         let file = try writeAll(damaged, as: .btsnoop(.hciUART))
         let conversations = try ATTConversationCollector.conversations(in: try CaptureReader(bytes: file))
         #expect(!conversations.isEmpty)
