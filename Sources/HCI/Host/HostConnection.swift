@@ -1,0 +1,15 @@
+/// The host's record of one live LE connection.
+struct HostConnection: Sendable {
+    var info: ConnectionInfo
+    /// The disconnect request waiting for Disconnection Complete.
+    var pendingDisconnect: HostRequestID?
+}
+
+/// The one connection being initiated (controllers initiate one at a time).
+struct PendingConnection: Sendable {
+    var id: HostRequestID
+    var deadline: ContinuousClock.Instant
+    var ownAddressType: OwnAddressType
+    /// Set once LE Create Connection Cancel is on its way: why the attempt ends.
+    var cancellation: HostError?
+}
