@@ -12,6 +12,8 @@ struct CommandFlowControl: Sendable {
         case connect(HostRequestID)
         /// Completes on Disconnection Complete.
         case disconnect(HostRequestID, handle: UInt16)
+        /// LE Create Connection Cancel, for a request or for the host's own connection timeout.
+        case cancelConnect(HostRequestID?)
         /// Issued by the host itself (a timeout's cancel, an accepted parameter update).
         case `internal`
     }
@@ -76,6 +78,7 @@ struct CommandFlowControl: Sendable {
     mutating func dropQueued(of id: HostRequestID) {
         queue.removeAll { command in
             if case .request(id, _) = command.purpose { return true }
+            if case .cancelConnect(id) = command.purpose { return true }
             return false
         }
     }

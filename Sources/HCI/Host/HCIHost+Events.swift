@@ -11,10 +11,10 @@ extension HCIHost {
         case .commandComplete(let complete):
             let status = complete.returnParameters.first.map { HCIStatus($0) } ?? .success
             finishCommand(complete.opcode, complete.numberOfCommandPackets, status: status,
-                          returnParameters: complete.returnParameters, isStatusEvent: false)
+                          returnParameters: complete.returnParameters, isStatusEvent: false, at: now)
         case .commandStatus(let status):
             finishCommand(status.opcode, status.numberOfCommandPackets, status: status.status,
-                          returnParameters: [], isStatusEvent: true)
+                          returnParameters: [], isStatusEvent: true, at: now)
         case .numberOfCompletedPackets(let completed):
             for entry in completed.entries {
                 if let warning = acl.completed(handle: entry.handle, count: entry.completedPackets) { warn(warning) }
@@ -68,8 +68,12 @@ extension HCIHost {
         }
     }
 
+    /// How long to wait for LE Connection Complete after a successful cancel.
+    static let cancelGracePeriod = Duration.seconds(1)
+
     mutating func finishCommand(_ opcode: HCIOpcode, _ credits: UInt8, status: HCIStatus,
-                                returnParameters: ArraySlice<UInt8>, isStatusEvent: Bool) {
+                                returnParameters: ArraySlice<UInt8>, isStatusEvent: Bool,
+                                at now: ContinuousClock.Instant) {
         guard let command = commands.finish(opcode: opcode, numberOfCommandPackets: credits) else {
             if opcode.rawValue != 0 { warn(.unexpectedCommandCompletion(opcode)) }
             return
@@ -103,6 +107,13 @@ extension HCIHost {
             if !status.isSuccess {
                 connections[handle]?.pendingDisconnect = nil
                 complete(id, .failure(.commandFailed(opcode, status)))
+            }
+        case .cancelConnect(let id):
+            if status.isSuccess {
+                pendingConnection?.cancelGraceDeadline = now + Self.cancelGracePeriod
+            }
+            if let id {
+                complete(id, status.isSuccess ? .success(.done) : .failure(.commandFailed(opcode, status)))
             }
         case .internal:
             break

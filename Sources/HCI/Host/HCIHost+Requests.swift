@@ -53,7 +53,7 @@ extension HCIHost {
             }
             pending.cancellation = .connectionCancelled
             pendingConnection = pending
-            commands.enqueue(LECreateConnectionCancel(), .request(id, last: true))
+            commands.enqueue(LECreateConnectionCancel(), .cancelConnect(id))
         case .disconnect(let handle, let reason):
             guard let connection = connections[handle] else {
                 complete(id, .failure(.unknownConnection(handle)))

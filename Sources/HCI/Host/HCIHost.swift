@@ -85,7 +85,11 @@ public struct HCIHost: Sendable {
         if var pending = pendingConnection, pending.cancellation == nil, pending.deadline <= now {
             pending.cancellation = .connectionTimedOut
             pendingConnection = pending
-            commands.enqueue(LECreateConnectionCancel(), .internal)
+            commands.enqueue(LECreateConnectionCancel(), .cancelConnect(nil))
+        }
+        if let pending = pendingConnection, let grace = pending.cancelGraceDeadline, grace <= now {
+            pendingConnection = nil
+            complete(pending.id, .failure(pending.cancellation ?? .connectionCancelled))
         }
         return flush(at: now)
     }
@@ -116,7 +120,9 @@ public struct HCIHost: Sendable {
             switch command.purpose {
             case .request(let id, _), .rawCommand(let id), .connect(let id), .disconnect(let id, _):
                 if failed.insert(id).inserted { complete(id, .failure(error)) }
-            case .initialization, .internal: break
+            case .cancelConnect(let id?):
+                if failed.insert(id).inserted { complete(id, .failure(error)) }
+            case .initialization, .internal, .cancelConnect(nil): break
             }
         }
         if let pending = pendingConnection, failed.insert(pending.id).inserted {
@@ -143,7 +149,9 @@ public struct HCIHost: Sendable {
             for packet in acl.sendable() {
                 actions.append(.send(packet))
             }
-            let deadlines = [commands.earliestDeadline, pendingConnection?.cancellation == nil ? pendingConnection?.deadline : nil]
+            let deadlines = [commands.earliestDeadline,
+                             pendingConnection?.cancellation == nil ? pendingConnection?.deadline : nil,
+                             pendingConnection?.cancelGraceDeadline]
             if let next = deadlines.compactMap({ $0 }).min() {
                 actions.append(.schedule(next))
             }
