@@ -15,7 +15,7 @@ struct BumbleInteropTests {
                       commandSet: HostConfiguration.CommandSet = .automatic,
                       name: String = #function) async throws -> (InteropLab, HostUnderTest, ControllerInfo) {
         let lab = try InteropLab(role: role, hostControllers: hostControllers, devices: devices, name: name)
-        let ours = try HostUnderTest(port: lab.port(0), commandSet: commandSet)
+        let ours = try HostUnderTest(port: lab.port(0), commandSet: commandSet, captureDirectory: lab.captureDirectory)
         let info = try await ours.host.start()
         return (lab, ours, info)
     }
@@ -105,6 +105,17 @@ struct BumbleInteropTests {
         let bumbleSide = try lab.waitFor("disconnected")
         #expect(bumbleSide.int("reason") == 0x13)
         #expect(ours.host.connectionHandles.isEmpty)
+
+        // The session capture, as our decoder and tshark read it: same PDUs, same directions.
+        await ours.finish()
+        let capture = try SessionCapture(path: ours.capturePath)
+        #expect(capture.firstRecordIsSentCommand, "the first record is our HCI_Reset, sent")
+        let expected: [(Bool, UInt8)] = [(true, 0x0A), (false, 0x0B), (true, 0x02), (false, 0x03),
+                                         (true, 0x0A), (false, 0x0B), (true, 0x0C), (false, 0x0D)]
+        #expect(capture.attune.map { "\($0.sent):\($0.opcode)" } == expected.map { "\($0.0):\($0.1)" })
+        if let tshark = capture.tshark {
+            #expect(tshark.map { "\($0.sent):\($0.opcode)" } == capture.attune.map { "\($0.sent):\($0.opcode)" })
+        }
     }
 
     @Test("Read By Type answered by value, and a callback's ATT error arrives with its code")

@@ -16,11 +16,15 @@ final class HostUnderTest: Sendable {
         BluetoothAddress(0xC0, 0xA7, 0x7E, 0x00, 0x00, UInt8(index + 1))
     }
 
+    /// This session's btsnoop capture (datalink 1002), written by our own recorder.
+    let capturePath: String
+
     init(port: Int, index: Int = 0, commandSet: HostConfiguration.CommandSet = .automatic,
-         recorder: (any H4PacketRecorder)? = nil) throws {
+         captureDirectory: URL) throws {
         let configuration = HostConfiguration(randomAddress: Self.randomAddress(index), commandSet: commandSet)
+        capturePath = captureDirectory.appendingPathComponent("attune-host-\(index).btsnoop").path
         host = try UserlandHost(endpoint: .tcp(host: "127.0.0.1", port: UInt16(port)),
-                                configuration: configuration, recorder: recorder)
+                                configuration: configuration, recorder: try BTSnoopRecorder(path: capturePath))
         let events = host.events
         let received = self.received
         collector = Task {
@@ -31,6 +35,12 @@ final class HostUnderTest: Sendable {
     deinit {
         host.close()
         collector.cancel()
+    }
+
+    /// Closes the host and waits until its capture is complete on disk.
+    func finish() async {
+        host.close()
+        await collector.value
     }
 
     var events: [HostEvent] { received.value.withLock { $0 } }
