@@ -257,7 +257,44 @@ class Lab:
             mtu = await asyncio.wait_for(
                 self.any_connection().gatt_client.request_mtu(int(words[1])), 5)
             return {"mtu": mtu}
+        if name in ("bench-read", "bench-write"):
+            return await self.bench(name, [int(w, 0) for w in words[1:]])
         raise RuntimeError(f"unknown command {name}")
+
+    async def bench(self, name: str, numbers: list[int]) -> dict:
+        """Bumble's own figures for the same work our host is measured on: device 1 is a
+        Bumble GATT client of device 0, on the same emulated link, in the same run."""
+        if len(self.devices) < 2:
+            raise RuntimeError("bench needs --devices 2")
+        client_device, server_device = self.devices[1], self.devices[0]
+        if not getattr(self, "bench_connection", None):
+            # Legacy advertising stopped when our host connected; start it again.
+            if not server_device.is_advertising:
+                await self.peripherals[0].start()
+            self.bench_connection = await asyncio.wait_for(client_device.connect(
+                server_device.random_address, own_address_type=hci.OwnAddressType.RANDOM), 10)
+            await self.bench_connection.gatt_client.request_mtu(247)
+        client = self.bench_connection.gatt_client
+        if name == "bench-read":
+            handle, count = numbers[0], numbers[1]
+            samples = []
+            for _ in range(count):
+                start = time.perf_counter_ns()
+                await client.read_value(handle, no_long_read=True)
+                samples.append((time.perf_counter_ns() - start) / 1000)
+            samples.sort()
+            return {"count": count, "median_us": samples[len(samples) // 2],
+                    "p99_us": samples[min(len(samples) - 1, (len(samples) * 99) // 100)]}
+        handle, count, size = numbers[0], numbers[1], numbers[2]
+        payload = bytes(size)
+        start = time.perf_counter_ns()
+        for _ in range(count):
+            await client.write_value(handle, payload, with_response=False)
+        # ATT handles PDUs in order: the read's answer means every write was processed.
+        await client.read_value(handle, no_long_read=True)
+        seconds = (time.perf_counter_ns() - start) / 1e9
+        return {"count": count, "size": size, "seconds": seconds,
+                "bytes_per_second": count * size / seconds, "writes_per_second": count / seconds}
 
     async def serve_commands(self) -> None:
         reader = asyncio.StreamReader()

@@ -51,6 +51,12 @@ public final class H4Stream: Sendable {
             if errno == EINTR || errno == EAGAIN { return nil }
             throw Failure(operation: "read", errno: errno)
         }
+        if case .tcp = endpoint {
+            // Peers that leave Nagle on (Bumble's TCP server does) hold their next small
+            // write until we ACK; Linux delays ACKs by up to 40 ms unless asked each time.
+            var one: Int32 = 1
+            _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
         return Array(buffer[0..<count])
     }
 
