@@ -15,6 +15,8 @@ let filter = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.c
 /// Every benchmark group. Each module's benchmarks live in their own file.
 var benchmarks: [Benchmark] = []
 benchmarks += ATTBenchmarks.all
+benchmarks += AnchorBenchmarks.all
+benchmarks += CaptureBenchmarks.all
 
 var results: [BenchmarkResult] = []
 for benchmark in benchmarks where filter.map({ benchmark.name.contains($0) }) ?? true {
@@ -34,6 +36,7 @@ if json {
 func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }
 
 func format2(_ x: Double) -> String {
+    guard x.isFinite else { return "-" }
     let scaled = (x * 100).rounded() / 100
     var s = String(scaled)
     if let dot = s.firstIndex(of: ".") {
