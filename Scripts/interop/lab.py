@@ -26,7 +26,7 @@ import time
 
 from bumble import att, gatt, hci, l2cap
 from bumble.controller import Controller
-from bumble.core import AdvertisingData
+from bumble.core import UUID, AdvertisingData
 from bumble.device import Device, DeviceConfiguration
 from bumble.host import Host
 from bumble.link import LocalLink
@@ -133,6 +133,152 @@ class Peripheral:
             advertising_interval_min=20, advertising_interval_max=20)
 
 
+class Judge:
+    """Bumble's GATT client running the interop set against a peripheral that declares the
+    interop database (a Bumble one, or ours). Every cell reports ok and a detail; a cell
+    that fails does not stop the others."""
+
+    def __init__(self, device: Device, notify_count: int) -> None:
+        self.device = device
+        self.notify_count = notify_count
+
+    async def run(self, address) -> dict:
+        cells: dict[str, dict] = {}
+
+        async def cell(name: str, body, timeout: float = 10.0):
+            try:
+                detail = await asyncio.wait_for(body(), timeout)
+                cells[name] = {"ok": True, "detail": detail}
+            except Exception as error:  # the failure is the result
+                cells[name] = {"ok": False, "detail": repr(error)}
+
+        connection = None
+
+        async def connect():
+            nonlocal connection
+            connection = await self.device.connect(address, own_address_type=hci.OwnAddressType.RANDOM)
+            return {"handle": connection.handle}
+
+        await cell("connect", connect)
+        if connection is None:
+            return {"cells": cells}
+        client = connection.gatt_client
+        found = {}
+
+        async def mtu():
+            return {"mtu": await client.request_mtu(247)}
+
+        async def discovery():
+            services = await client.discover_services()
+            ours = [s for s in services if s.uuid == UUID(SERVICE_UUID)]
+            if len(ours) != 1:
+                raise AssertionError(f"service {SERVICE_UUID} found {len(ours)} times")
+            characteristics = await client.discover_characteristics([], ours[0])
+            for c in characteristics:
+                await client.discover_descriptors(c)
+            expected = {LONG_READ_UUID: 0x02, LONG_WRITE_UUID: 0x0E, BY_UUID_UUID: 0x02,
+                        NOTIFY_UUID: 0x10, INDICATE_UUID: 0x20, ERROR_UUID: 0x02}
+            for uuid, properties in expected.items():
+                matches = [c for c in characteristics if c.uuid == UUID(uuid)]
+                if len(matches) != 1:
+                    raise AssertionError(f"characteristic {uuid} found {len(matches)} times")
+                if int(matches[0].properties) != properties:
+                    raise AssertionError(f"{uuid} properties 0x{int(matches[0].properties):02x}, expected 0x{properties:02x}")
+                found[uuid] = matches[0]
+            for uuid in (NOTIFY_UUID, INDICATE_UUID):
+                if not found[uuid].get_descriptor(gatt.GATT_CLIENT_CHARACTERISTIC_CONFIGURATION_DESCRIPTOR):
+                    raise AssertionError(f"{uuid} has no CCCD")
+            return {"services": len(services), "characteristics": len(characteristics)}
+
+        async def read():
+            value = await client.read_value(found[BY_UUID_UUID])
+            if bytes(value) != BY_UUID_VALUE:
+                raise AssertionError(f"read {bytes(value)!r}")
+            return {"length": len(value)}
+
+        async def long_read():
+            value = await client.read_value(found[LONG_READ_UUID])
+            if bytes(value) != LONG_READ_VALUE:
+                raise AssertionError(f"long read gave {len(value)} bytes, not the 300 expected")
+            return {"length": len(value)}
+
+        async def read_by_uuid():
+            values = await client.read_characteristics_by_uuid(UUID(BY_UUID_UUID), None)
+            if [bytes(v) for v in values] != [BY_UUID_VALUE]:
+                raise AssertionError(f"read by UUID gave {values!r}")
+            return {"values": len(values)}
+
+        async def write():
+            value = bytes(range(20))
+            await client.write_value(found[LONG_WRITE_UUID], value, with_response=True)
+            back = await client.read_value(found[LONG_WRITE_UUID])
+            if bytes(back) != value:
+                raise AssertionError("read back differs")
+            return {"length": len(value)}
+
+        async def long_write():
+            value = bytes((i * 13 + 1) & 0xFF for i in range(400))
+            await client.write_value(found[LONG_WRITE_UUID], value, with_response=True)
+            back = await client.read_value(found[LONG_WRITE_UUID])
+            if bytes(back) != value:
+                raise AssertionError(f"read back {len(back)} bytes differ")
+            return {"length": len(value)}
+
+        async def write_without_response():
+            value = b"no-response"
+            await client.write_value(found[LONG_WRITE_UUID], value, with_response=False)
+            back = await client.read_value(found[LONG_WRITE_UUID])
+            if bytes(back) != value:
+                raise AssertionError(f"read back {bytes(back)!r}")
+            return {"length": len(value)}
+
+        def subscribe_cell(uuid: str, indicate: bool):
+            async def body():
+                received = []
+                done = asyncio.Event()
+
+                def on_value(value):
+                    received.append(bytes(value))
+                    if len(received) >= self.notify_count:
+                        done.set()
+
+                await client.subscribe(found[uuid], on_value, prefer_notify=not indicate)
+                await done.wait()
+                expected = [bytes([i]) * 4 for i in range(self.notify_count)]
+                if received[:self.notify_count] != expected:
+                    raise AssertionError(f"received {received!r}")
+                return {"received": len(received)}
+            return body
+
+        async def callback_error():
+            try:
+                await client.read_value(found[ERROR_UUID])
+            except att.ATT_Error as error:
+                if error.error_code != CALLBACK_ERROR_CODE:
+                    raise AssertionError(f"error code 0x{error.error_code:02x}")
+                return {"error_code": error.error_code}
+            raise AssertionError("read succeeded")
+
+        async def disconnect():
+            await connection.disconnect()
+            return {}
+
+        await cell("mtu", mtu)
+        await cell("discovery", discovery, 20)
+        if len(found) == 6:
+            await cell("read", read)
+            await cell("long_read", long_read)
+            await cell("read_by_uuid", read_by_uuid)
+            await cell("write", write)
+            await cell("long_write", long_write)
+            await cell("write_without_response", write_without_response)
+            await cell("notify", subscribe_cell(NOTIFY_UUID, False))
+            await cell("indicate", subscribe_cell(INDICATE_UUID, True))
+            await cell("callback_error", callback_error)
+        await cell("disconnect", disconnect)
+        return {"cells": cells}
+
+
 class Lab:
     def __init__(self, args) -> None:
         self.args = args
@@ -178,11 +324,22 @@ class Lab:
             device = Device(config=config, host=host)
             device.on("connection", self.on_connection)
             self.devices.append(device)
-            if self.args.role == "peripheral":
+            role = self.role(index)
+            if role == "peripheral":
                 self.peripherals.append(Peripheral(device, self.args.notify_count))
             await device.power_on()
-            if self.args.role == "peripheral":
+            if role == "peripheral":
                 await self.peripherals[-1].start()
+
+    def role(self, index: int) -> str:
+        roles = self.args.role.split(",")
+        return roles[min(index, len(roles) - 1)]
+
+    def first_central(self) -> Device:
+        for index, device in enumerate(self.devices):
+            if self.role(index) == "central":
+                return device
+        raise RuntimeError("no central device in this lab")
 
     def on_connection(self, connection) -> None:
         self.connections[connection.handle] = connection
@@ -250,13 +407,16 @@ class Lab:
             address = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS
                                   if (len(words) < 3 or words[2] == "random")
                                   else hci.Address.PUBLIC_DEVICE_ADDRESS)
-            connection = await asyncio.wait_for(self.devices[0].connect(
+            connection = await asyncio.wait_for(self.first_central().connect(
                 address, own_address_type=hci.OwnAddressType.RANDOM), 10)
             return {"handle": connection.handle}
         if name == "exchange-mtu":
             mtu = await asyncio.wait_for(
                 self.any_connection().gatt_client.request_mtu(int(words[1])), 5)
             return {"mtu": mtu}
+        if name == "judge":
+            address = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS)
+            return await Judge(self.first_central(), self.args.notify_count).run(address)
         if name in ("bench-read", "bench-write"):
             return await self.bench(name, [int(w, 0) for w in words[1:]])
         raise RuntimeError(f"unknown command {name}")
@@ -332,7 +492,8 @@ class Lab:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--role", choices=["peripheral", "central", "none"], default="peripheral")
+    parser.add_argument("--role", default="peripheral",
+                        help="peripheral, central or none; a comma list gives one role per device")
     parser.add_argument("--host-controllers", type=int, default=1)
     parser.add_argument("--devices", type=int, default=1)
     parser.add_argument("--name-prefix", default="AttuneBumble")

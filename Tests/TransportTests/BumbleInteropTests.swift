@@ -288,6 +288,26 @@ struct BumbleInteropTests {
         #expect(ours.host.connectionHandles == [second.handle])
     }
 
+    /// The cells Bumble's GATT client runs as judge (Scripts/interop/lab.py, `Judge`).
+    static let judgeCells = ["connect", "mtu", "discovery", "read", "long_read", "read_by_uuid", "write",
+                             "long_write", "write_without_response", "notify", "indicate", "callback_error",
+                             "disconnect"]
+
+    @Test("judge self-check: Bumble's GATT client passes every cell against the Bumble peripheral")
+    func judgeSelfCheck() throws {
+        // Proves the judge and the declared database before the judge is pointed at our
+        // GATT server: a failure there is then ours, not the harness's.
+        let lab = try InteropLab(role: "peripheral,central", hostControllers: 0, devices: 2)
+        defer { lab.stop() }
+        let address = try #require(lab.ready.device(0, "address"))
+        let verdict = try lab.run("judge \(address)", timeout: .seconds(60))
+        let cells = verdict.cells()
+        #expect(Set(cells.keys) == Set(Self.judgeCells), "\(verdict)")
+        for name in Self.judgeCells {
+            #expect(cells[name]?.ok == true, "\(name): \(cells[name]?.detail ?? "missing")")
+        }
+    }
+
     static let longReadValue: [UInt8] = (0..<300).map { UInt8(truncatingIfNeeded: $0 * 7 + 3) }
 
     static func uuidBytes(_ text: String) -> [UInt8] {

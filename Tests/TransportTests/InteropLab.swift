@@ -25,6 +25,13 @@ final class InteropLab: Sendable {
                   let value = all[device][name] as? NSNumber else { return nil }
             return UInt16(value.intValue)
         }
+        /// The judge's verdicts: cell name → (passed, detail), from a `judge` result.
+        func cells() -> [String: (ok: Bool, detail: String)] {
+            guard let all = object["cells"] as? [String: [String: Any]] else { return [:] }
+            return all.mapValues { cell in
+                ((cell["ok"] as? NSNumber)?.boolValue ?? false, "\(cell["detail"] ?? "")")
+            }
+        }
         /// `devices[index][key]` from the ready event.
         func device(_ index: Int, _ key: String) -> String? {
             guard let all = object["devices"] as? [[String: Any]], index < all.count else { return nil }
