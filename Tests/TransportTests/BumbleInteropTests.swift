@@ -65,9 +65,11 @@ struct BumbleInteropTests {
         #expect(report.isConnectable || report.isScanResponse)
     }
 
-    @Test("connect, exchange MTU and read through raw ATT PDUs, disconnect from our side")
-    func connectExchangeMTUAndRead() async throws {
-        let (lab, ours, _) = try await Self.start()
+    @Test("connect, exchange MTU and read through raw ATT PDUs, disconnect from our side",
+          arguments: [HostConfiguration.CommandSet.automatic, .legacy])
+    func connectExchangeMTUAndRead(commandSet: HostConfiguration.CommandSet) async throws {
+        let (lab, ours, info) = try await Self.start(commandSet: commandSet)
+        #expect(info.usesExtendedCommands == (commandSet == .automatic))
         defer { lab.stop() }
         let connection = try await Self.connect(ours, lab)
         #expect(connection.role == .central)
@@ -165,9 +167,10 @@ struct BumbleInteropTests {
         }
     }
 
-    @Test("our peripheral: Bumble central connects to our advertising and its Pairing Request is refused")
-    func pairingRequestRefused() async throws {
-        let (lab, ours, _) = try await Self.start(role: "central")
+    @Test("our peripheral: Bumble central connects to our advertising and its Pairing Request is refused",
+          arguments: [HostConfiguration.CommandSet.automatic, .legacy])
+    func pairingRequestRefused(commandSet: HostConfiguration.CommandSet) async throws {
+        let (lab, ours, _) = try await Self.start(role: "central", commandSet: commandSet)
         defer { lab.stop() }
         let name = Array("AttuneHost".utf8)
         _ = try await ours.host.perform(.startAdvertising(AdvertisingConfiguration(
@@ -191,6 +194,10 @@ struct BumbleInteropTests {
         lab.send("exchange-mtu 100")
         let pdu = try await ours.attPDU(on: connection.handle, after: 0)
         #expect(pdu == [0x02, 100, 0])
+        // Answer it by hand (no GATT server yet): Server Rx MTU 23, so 23 is agreed.
+        try await ours.host.sendATT([0x03, 23, 0], on: connection.handle)
+        let agreed = try lab.waitFor("result") { $0.string("command") == "exchange-mtu" }
+        #expect(agreed.int("mtu") == 23, "\(agreed)")
     }
 
     @Test("L2CAP signaling: a parameter update within limits is accepted and applied, one outside is rejected")
