@@ -163,3 +163,27 @@ struct HCIHostTests {
         #expect(controller.completions[HostRequestID(1)] == .failure(.connectionTimedOut))
     }
 }
+
+@Suite("HCI host: link events are recognised")
+struct HCIHostLinkEventTests {
+    @Test("Data Length Change, PHY Update Complete and Connection Update Complete are delivered")
+    func linkEvents() {
+        var controller = FakeController()
+        controller.initialize()
+        controller.receive(FakeController.connectionComplete(handle: 0x01))
+        controller.receive([0x04, 0x3E, 11, 0x07, 0x01, 0x00, 0xFB, 0x00, 0x48, 0x08, 0xFB, 0x00, 0x48, 0x08])
+        controller.receive([0x04, 0x3E, 6, 0x0C, 0x00, 0x01, 0x00, 0x02, 0x02])
+        controller.receive([0x04, 0x3E, 10, 0x03, 0x00, 0x01, 0x00, 0x28, 0x00, 0x00, 0x00, 0x90, 0x01])
+        var kinds: [String] = []
+        for event in controller.delivered {
+            switch event {
+            case .dataLengthChanged(let change): if change.handle == 1 && change.maxTxOctets == 251 { kinds.append("length") }
+            case .phyUpdated(let update): if update.handle == 1 && update.txPHY == 2 { kinds.append("phy") }
+            case .connectionParametersUpdated(let update):
+                if update.handle == 1 && update.connectionInterval == 0x28 && update.supervisionTimeout == 400 { kinds.append("update") }
+            default: break
+            }
+        }
+        #expect(kinds == ["length", "phy", "update"])
+    }
+}
