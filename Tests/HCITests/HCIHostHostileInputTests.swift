@@ -161,3 +161,69 @@ struct FixedChannelTests {
         #expect(controller.delivered.contains(.pairingRefused(handle: 0x01)))
     }
 }
+
+@Suite("HCI host: hostile input during initialisation and connection setup")
+struct HCIHostHostileSetupTests {
+    @Test("truncated return parameters during initialisation stop the host with the opcode and offset")
+    func truncatedReturnParameters() {
+        var controller = FakeController()
+        controller.take(controller.host.start(at: controller.now))
+        while let opcode = controller.lastOpcode, opcode != 0x2002, controller.closed == nil, controller.sent.count < 20 {
+            let parameters: [UInt8] = switch opcode {
+            case 0x1002: [0] + Array(repeating: 0, count: 64)
+            case 0x1003, 0x2003: [0] + Array(repeating: 0, count: 8)
+            default: [0]
+            }
+            controller.receive(FakeController.commandComplete(opcode, parameters))
+        }
+        controller.receive(FakeController.commandComplete(0x2002, [0x00, 0x1B]))
+        guard case .malformedReturnParameters(let opcode, let error)? = controller.closed else {
+            Issue.record("host did not stop: \(String(describing: controller.closed))")
+            return
+        }
+        #expect(opcode == HCIOpcode(rawValue: 0x2002))
+        // The buffer length field starts after the Status byte.
+        #expect(error.offset == 1)
+    }
+
+    @Test("a controller without LE ACL buffers is refused with a clear error")
+    func noBuffers() {
+        var controller = FakeController(aclPacketLength: 27, aclPackets: 0)
+        controller.initialize()
+        #expect(controller.closed == .unsupportedController("it reports no LE ACL data buffers"))
+    }
+
+    @Test("a second LE Connection Complete for a live handle is ignored with a warning")
+    func duplicateConnection() {
+        var controller = FakeController(aclPackets: 1)
+        controller.initialize()
+        controller.receive(FakeController.connectionComplete(handle: 0x01))
+        controller.perform(.sendL2CAP(handle: 0x01, channel: .attribute, payload: [0x02, 0x17, 0x00]), id: 1)
+        controller.receive(FakeController.connectionComplete(handle: 0x01))
+        #expect(controller.warnings == [.duplicateConnection(0x01)])
+        // The one buffer is still taken: a second PDU waits for Number Of Completed Packets.
+        controller.perform(.sendL2CAP(handle: 0x01, channel: .attribute, payload: [0x02, 0x17, 0x00]), id: 2)
+        #expect(controller.sent.filter { $0.first == 0x02 }.count == 1)
+        controller.receive(FakeController.numberOfCompletedPackets([(0x01, 1)]))
+        #expect(controller.sent.filter { $0.first == 0x02 }.count == 2)
+    }
+
+    @Test("two connections share the ACL buffers in turn")
+    func fairness() {
+        var controller = FakeController(aclPacketLength: 27, aclPackets: 2)
+        controller.initialize()
+        controller.receive(FakeController.connectionComplete(handle: 0x01))
+        controller.receive(FakeController.connectionComplete(handle: 0x02))
+        let big = Array(repeating: UInt8(0xAA), count: 200)
+        controller.perform(.sendL2CAP(handle: 0x01, channel: .attribute, payload: big), id: 1)
+        controller.perform(.sendL2CAP(handle: 0x02, channel: .attribute, payload: [0x0A, 0x01, 0x00]), id: 2)
+        controller.receive(FakeController.numberOfCompletedPackets([(0x01, 2)]))
+        let handles = controller.sent.filter { $0.first == 0x02 }.map { UInt16($0[1]) | UInt16($0[2] & 0x0F) << 8 }
+        // Handle 1 filled both buffers and was already next in line when handle 2 queued;
+        // after that the two take turns instead of handle 1 draining its whole queue.
+        #expect(Array(handles.prefix(4)) == [1, 1, 1, 2])
+        controller.receive(FakeController.numberOfCompletedPackets([(0x01, 1), (0x02, 1)]))
+        let after = controller.sent.filter { $0.first == 0x02 }.map { UInt16($0[1]) | UInt16($0[2] & 0x0F) << 8 }
+        #expect(after.count == 6 && after[5] == 1)
+    }
+}

@@ -133,6 +133,12 @@ extension HCIHost {
             complete(pending.id, .failure(error))
             return
         }
+        guard connections[event.handle] == nil else {
+            // Taking it would reset the handle's flow-control count under packets in flight.
+            warn(.duplicateConnection(event.handle))
+            if let pending { complete(pending.id, .failure(.connectionFailed(HCIStatus(0xFF)))) }
+            return
+        }
         let info = ConnectionInfo(
             handle: event.handle, role: event.role, peerAddress: event.peerAddress,
             peerAddressType: event.peerAddressType,

@@ -74,7 +74,7 @@ extension HCIHost {
     mutating func finishInitialization() {
         guard discovered.aclDataPacketLength > 0, discovered.totalACLDataPackets > 0 else {
             // A controller that can hold no ACL packet can carry no connection.
-            stop(.invalidRequest("controller reports no ACL buffers"))
+            stop(.unsupportedController("it reports no LE ACL data buffers"))
             return
         }
         acl.configure(packetLength: discovered.aclDataPacketLength, totalPackets: discovered.totalACLDataPackets)

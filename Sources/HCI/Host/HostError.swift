@@ -26,6 +26,8 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
     case busy(String)
     /// The request itself is invalid.
     case invalidRequest(String)
+    /// The controller cannot serve as an LE controller, for the reason given.
+    case unsupportedController(String)
 
     public var description: String {
         switch self {
@@ -42,6 +44,7 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownConnection(let handle): "no connection with handle 0x\(String(handle, radix: 16))"
         case .busy(let what): "busy: \(what)"
         case .invalidRequest(let why): "invalid request: \(why)"
+        case .unsupportedController(let why): "unsupported controller: \(why)"
         }
     }
 }

@@ -17,6 +17,8 @@ public enum HostWarning: Hashable, Sendable, CustomStringConvertible {
     case unexpectedCommandCompletion(HCIOpcode)
     /// A packet type the host does not use (SCO, ISO, or a command from the controller).
     case unexpectedPacketType(UInt8)
+    /// LE Connection Complete for a handle that is already connected; ignored.
+    case duplicateConnection(UInt16)
     /// A connection event for a handle the host does not know.
     case eventForUnknownHandle(String, UInt16)
 
@@ -31,6 +33,7 @@ public enum HostWarning: Hashable, Sendable, CustomStringConvertible {
         case .unknownChannel(let handle, let channel): "dropped L2CAP frame for closed channel \(channel) on handle 0x\(String(handle, radix: 16))"
         case .unexpectedCommandCompletion(let opcode): "completion for command \(opcode), which is not in flight"
         case .unexpectedPacketType(let type): "dropped H4 packet of unexpected type 0x\(String(type, radix: 16))"
+        case .duplicateConnection(let handle): "LE Connection Complete for handle 0x\(String(handle, radix: 16)), which is already connected"
         case .eventForUnknownHandle(let event, let handle): "\(event) for unknown handle 0x\(String(handle, radix: 16))"
         }
     }
