@@ -187,3 +187,33 @@ struct HCIHostLinkEventTests {
         #expect(kinds == ["length", "phy", "update"])
     }
 }
+
+@Suite("HCI host: extended advertising reports")
+struct ExtendedReportTests {
+    /// One LE Extended Advertising Report event holding one report.
+    static func report(eventType: UInt16, sid: UInt8 = 1, data: [UInt8]) -> [UInt8] {
+        var body: [UInt8] = [0x0D, 0x01, UInt8(eventType & 0xFF), UInt8(eventType >> 8), 0x01,
+                             1, 2, 3, 4, 5, 0xF0, 0x01, 0x01, sid, 0x7F, 0xC4, 0x00, 0x00, 0x00,
+                             0, 0, 0, 0, 0, 0]
+        body.append(UInt8(data.count))
+        body += data
+        return [0x04, 0x3E, UInt8(body.count)] + body
+    }
+
+    @Test("chained reports are delivered once, joined; truncated chains say so")
+    func chains() {
+        var controller = FakeController()
+        controller.initialize()
+        controller.receive(Self.report(eventType: 0x0020, data: [1, 2, 3]))
+        controller.receive(Self.report(eventType: 0x0020, data: [4, 5]))
+        controller.receive(Self.report(eventType: 0x0000, data: [6]))
+        controller.receive(Self.report(eventType: 0x0020, sid: 2, data: [9]))
+        controller.receive(Self.report(eventType: 0x0040, sid: 2, data: [10]))
+        let reports = controller.delivered.compactMap { event -> AdvertisingReport? in
+            if case .advertisingReport(let report) = event { return report }
+            return nil
+        }
+        #expect(reports.map(\.data) == [[1, 2, 3, 4, 5, 6], [9, 10]])
+        #expect(reports.map(\.dataStatus) == [0, 2])
+    }
+}

@@ -32,9 +32,9 @@ extension HCIHost {
             }
         case .leExtendedAdvertisingReport(let reports):
             for report in reports {
-                actions.append(.deliver(.advertisingReport(AdvertisingReport(
-                    address: report.address, addressType: report.addressType, eventType: report.eventType,
-                    rssi: report.rssi, data: Array(report.data)))))
+                if let whole = extendedReports.receive(report) {
+                    actions.append(.deliver(.advertisingReport(whole)))
+                }
             }
         case .leDataLengthChange(let change):
             actions.append(.deliver(.dataLengthChanged(change)))

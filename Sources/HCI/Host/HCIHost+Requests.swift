@@ -19,6 +19,7 @@ extension HCIHost {
                                  .request(id, last: true))
             }
         case .stopScanning:
+            extendedReports.reset()
             if usesExtendedCommands {
                 commands.enqueue(LESetExtendedScanEnable(enable: false), .request(id, last: true))
             } else {

@@ -19,6 +19,7 @@ public struct HCIHost: Sendable {
     var reassembler: ACLReassembler<UInt8>
     var pendingConnection: PendingConnection?
     var discovered = Discovered()
+    var extendedReports = ExtendedReportAssembler()
     /// Actions produced by the call in progress.
     var actions: [HostAction] = []
 
