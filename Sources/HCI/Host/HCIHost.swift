@@ -44,6 +44,10 @@ public struct HCIHost: Sendable {
     /// The handles of the live connections.
     public var connectionHandles: [UInt16] { connections.keys.sorted() }
 
+    /// ACL packets of a connection waiting for controller buffers (not yet sent). Zero
+    /// means a new PDU goes out as soon as it is queued, if a buffer is free.
+    public func queuedACLPacketCount(on handle: UInt16) -> Int { acl.queuedCount(on: handle) }
+
     /// The live connection with this handle.
     public func connection(_ handle: UInt16) -> ConnectionInfo? { connections[handle]?.info }
 

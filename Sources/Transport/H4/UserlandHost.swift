@@ -22,6 +22,10 @@ public final class UserlandHost: Sendable {
         var started = false
         var stopped: HostError?
         var nextDeadline: ContinuousClock.Instant?
+        /// Per-connection ATT channels, when ATT is routed to them.
+        var channels: [UInt16: UserlandATTChannel] = [:]
+        var channelSinks: [UInt16: AsyncStream<UserlandATTChannel.Event>.Continuation] = [:]
+        var sendWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
     }
 
     private let stream: H4Stream
@@ -29,11 +33,16 @@ public final class UserlandHost: Sendable {
     private let eventSink: AsyncStream<HostEvent>.Continuation
     private let state: Mutex<State>
     private let readerDone = Mutex<Bool>(false)
+    /// True when ATT PDUs go to ``UserlandATTChannel``s instead of ``events``.
+    public let routesATTToChannels: Bool
 
     /// Opens the endpoint. Nothing is sent until ``start()``.
+    /// - Parameter routesATTToChannels: deliver ATT PDUs through a ``UserlandATTChannel``
+    ///   per connection (for GATT engines) instead of as ``HostEvent/attributeData(handle:pdu:)``.
     public init(endpoint: H4Endpoint, configuration: HostConfiguration = HostConfiguration(),
-                recorder: (any H4PacketRecorder)? = nil) throws(H4Stream.Failure) {
+                recorder: (any H4PacketRecorder)? = nil, routesATTToChannels: Bool = false) throws(H4Stream.Failure) {
         self.endpoint = endpoint
+        self.routesATTToChannels = routesATTToChannels
         self.stream = try H4Stream.open(endpoint)
         self.recorder = recorder
         (events, eventSink) = AsyncStream.makeStream(of: HostEvent.self, bufferingPolicy: .unbounded)
@@ -88,6 +97,47 @@ public final class UserlandHost: Sendable {
     /// Sends an ATT PDU on the ATT fixed channel of a connection.
     public func sendATT(_ pdu: [UInt8], on handle: UInt16) async throws(HostError) {
         _ = try await perform(.sendL2CAP(handle: handle, channel: .attribute, payload: pdu))
+    }
+
+    /// The ATT channel of a live connection, when ATT is routed to channels.
+    public func attChannel(for handle: UInt16) -> UserlandATTChannel? {
+        state.withLock { $0.channels[handle] }
+    }
+
+    /// Queues an L2CAP payload without waiting; dropped if the link is gone.
+    func enqueueL2CAP(handle: UInt16, channel: L2CAPChannelID, payload: [UInt8]) {
+        state.withLock { state in
+            guard state.stopped == nil else { return }
+            let id = HostRequestID(state.nextID)
+            state.nextID += 1
+            execute(state.host.perform(.sendL2CAP(handle: handle, channel: channel, payload: payload), id: id, at: .now), &state)
+        }
+    }
+
+    /// Asks for a disconnection without waiting for it.
+    func requestDisconnect(handle: UInt16) {
+        state.withLock { state in
+            guard state.stopped == nil, state.host.connection(handle) != nil else { return }
+            let id = HostRequestID(state.nextID)
+            state.nextID += 1
+            execute(state.host.perform(.disconnect(handle: handle, reason: 0x13), id: id, at: .now), &state)
+        }
+    }
+
+    func canSend(on handle: UInt16) -> Bool {
+        state.withLock { $0.host.connection(handle) != nil && $0.host.queuedACLPacketCount(on: handle) == 0 }
+    }
+
+    func sendReady(on handle: UInt16) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            state.withLock { state in
+                if state.host.connection(handle) == nil || state.host.queuedACLPacketCount(on: handle) == 0 {
+                    continuation.resume()
+                } else {
+                    state.sendWaiters[handle, default: []].append(continuation)
+                }
+            }
+        }
     }
 
     /// The live connections.
@@ -194,9 +244,23 @@ public final class UserlandHost: Sendable {
                     stream.shutdownBoth()
                 }
             case .deliver(let event):
-                if case .ready(let info) = event {
+                switch event {
+                case .ready(let info):
                     state.readyWaiter?.resume(returning: .success(info))
                     state.readyWaiter = nil
+                case .connected(let info) where routesATTToChannels:
+                    let (stream, sink) = AsyncStream.makeStream(of: UserlandATTChannel.Event.self, bufferingPolicy: .unbounded)
+                    state.channels[info.handle] = UserlandATTChannel(connection: info, events: stream, host: self)
+                    state.channelSinks[info.handle] = sink
+                case .attributeData(let handle, let pdu) where routesATTToChannels:
+                    state.channelSinks[handle]?.yield(.received(pdu))
+                    continue
+                case .disconnected(let handle, let reason):
+                    endChannel(handle, .disconnected(reason), &state)
+                case .connectionEnded(let handle, let error):
+                    endChannel(handle, .ended(error), &state)
+                default:
+                    break
                 }
                 eventSink.yield(event)
             case .complete(let id, let result):
@@ -209,8 +273,23 @@ public final class UserlandHost: Sendable {
                 state.readyWaiter = nil
                 for (_, waiter) in state.waiters { waiter.resume(returning: .failure(error)) }
                 state.waiters = [:]
+                for handle in Array(state.channelSinks.keys) { endChannel(handle, .ended(error), &state) }
                 stream.shutdownBoth()
             }
         }
+        // Wake senders whose connection has drained its queue (or is gone).
+        for handle in Array(state.sendWaiters.keys)
+        where state.host.connection(handle) == nil || state.host.queuedACLPacketCount(on: handle) == 0 {
+            for waiter in state.sendWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
+        }
+    }
+
+    private func endChannel(_ handle: UInt16, _ event: UserlandATTChannel.Event, _ state: inout State) {
+        state.channels[handle] = nil
+        if let sink = state.channelSinks.removeValue(forKey: handle) {
+            sink.yield(event)
+            sink.finish()
+        }
+        for waiter in state.sendWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
     }
 }
