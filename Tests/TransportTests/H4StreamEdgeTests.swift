@@ -111,6 +111,35 @@ struct H4StreamEdgeTests {
         try await Self.run(endpoint: endpoint) { master }
     }
 
+    @Test("a command timeout fires even while the controller floods other events")
+    func timeoutUnderTraffic() async throws {
+        let (listener, endpoint, path) = try Self.unixListener()
+        defer { Glibc.close(listener); unlink(path) }
+        let host = try UserlandHost(endpoint: endpoint, configuration: HostConfiguration(
+            randomAddress: BluetoothAddress(0xC0, 0, 0, 0, 0, 1), commandTimeout: .milliseconds(300)))
+        let controllerBox = LockedBox<ScriptedController?>(nil)
+        let script = Thread {
+            let controller = ScriptedController(descriptor: accept(listener, nil, nil))
+            controller.answerCommands(count: 9)
+            controllerBox.value.withLock { $0 = controller }
+            // Vendor events without a pause for 3 s; the next command is never answered.
+            let end = ContinuousClock.now + .seconds(3)
+            let burst = Array([[UInt8]](repeating: [0x04, 0xFF, 0x01, 0x00], count: 64).joined())
+            while ContinuousClock.now < end {
+                burst.withUnsafeBytes { _ = Glibc.write(controller.descriptor, $0.baseAddress, $0.count) }
+            }
+            controller.close()
+        }
+        script.start()
+        _ = try await host.start()
+        let started = ContinuousClock.now
+        await #expect(throws: HostError.commandTimeout(HCIOpcode(rawValue: 0x1001))) {
+            try await host.perform(.rawCommand(opcode: HCIOpcode(rawValue: 0x1001), parameters: []))
+        }
+        // 300 ms plus scheduling slack; a starved timer took about a second here.
+        #expect(ContinuousClock.now - started < .milliseconds(800))
+    }
+
     @Test("endpoint strings parse, and bad ones say why")
     func endpoints() throws {
         #expect(try H4Endpoint(parsing: "tcp:127.0.0.1:9100") == .tcp(host: "127.0.0.1", port: 9100))

@@ -179,15 +179,15 @@ public final class UserlandHost: Sendable {
                 transportFailed("read from \(endpoint) failed: \(error)")
                 break
             }
-            guard let bytes else {
-                state.withLock { state in
-                    if let deadline = state.nextDeadline, deadline <= .now {
-                        state.nextDeadline = nil
-                        execute(state.host.tick(at: .now), &state)
-                    }
+            // Deadlines are checked on every pass, not only when the stream is quiet: a
+            // controller that keeps talking (a busy scan) must not starve the timeouts.
+            state.withLock { state in
+                if let deadline = state.nextDeadline, deadline <= .now {
+                    state.nextDeadline = nil
+                    execute(state.host.tick(at: .now), &state)
                 }
-                continue
             }
+            guard let bytes else { continue }
             if bytes.isEmpty {
                 let pending = state.withLock { $0.decoder.pendingByteCount }
                 transportFailed(pending == 0
