@@ -126,7 +126,8 @@ struct H4StreamEdgeTests {
             let end = ContinuousClock.now + .seconds(3)
             let burst = Array([[UInt8]](repeating: [0x04, 0xFF, 0x01, 0x00], count: 64).joined())
             while ContinuousClock.now < end {
-                burst.withUnsafeBytes { _ = Glibc.write(controller.descriptor, $0.baseAddress, $0.count) }
+                let sent = burst.withUnsafeBytes { Glibc.send(controller.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if sent < 0 { break }
             }
             controller.close()
         }

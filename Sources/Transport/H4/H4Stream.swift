@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CBlueZ
+import Synchronization
 
 /// A byte stream to a controller, over a file descriptor: TCP, UNIX socket, serial line,
 /// or the HCI user channel. Reads return what arrived; writes loop until every byte is out.
@@ -18,6 +19,9 @@ public final class H4Stream: Sendable {
     public let endpoint: H4Endpoint
     /// True when every read returns exactly one packet (the HCI user channel).
     public let isPacketOriented: Bool
+    /// Set by `close()`. After it the descriptor number may belong to someone else, so
+    /// nothing may touch it again.
+    private let isClosed = Mutex(false)
 
     private init(descriptor: Int32, endpoint: H4Endpoint, packetOriented: Bool) {
         self.descriptor = descriptor
@@ -60,12 +64,24 @@ public final class H4Stream: Sendable {
         return Array(buffer[0..<count])
     }
 
+    private var isSocket: Bool {
+        switch endpoint {
+        case .tcp, .unix, .userChannel: true
+        case .serial: false
+        }
+    }
+
     /// Writes every byte, looping over partial writes.
     public func write(_ bytes: [UInt8]) throws(Failure) {
+        guard !isClosed.withLock({ $0 }) else { throw Failure(operation: "write", errno: EBADF) }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw in
-                Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                isSocket
+                    // MSG_NOSIGNAL: a peer that went away must be an error here, not a
+                    // SIGPIPE that kills the whole process.
+                    ? Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    : Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
             }
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
@@ -75,14 +91,20 @@ public final class H4Stream: Sendable {
         }
     }
 
-    /// Stops both directions, so a thread blocked reading wakes up; the descriptor stays valid.
+    /// Stops both directions, so a thread blocked reading wakes up; the descriptor stays
+    /// valid. Does nothing once the stream is closed.
     public func shutdownBoth() {
-        _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        isClosed.withLock { closed in
+            if !closed { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+        }
     }
 
-    /// Releases the descriptor. Call once, after every reader has stopped.
+    /// Releases the descriptor, once; later calls do nothing. Call after every reader has stopped.
     public func close() {
-        _ = Glibc.close(descriptor)
+        isClosed.withLock { closed in
+            if !closed { _ = Glibc.close(descriptor) }
+            closed = true
+        }
     }
 
     private static func connectTCP(_ host: String, _ port: UInt16) throws(Failure) -> Int32 {
