@@ -155,6 +155,9 @@ public final class UserlandHost: Sendable {
         }
         stream.shutdownBoth()
         if wasRunning && !state.withLock({ $0.started }) {
+            // No reader thread exists to release the descriptor and finish the events.
+            stream.close()
+            recorder?.finish()
             finishStream()
         }
     }
