@@ -63,6 +63,7 @@ struct BumbleInteropTests {
         #expect(completeLocalName(in: report.data) == lab.ready.device(0, "name"))
         #expect(report.addressType == 0x01)
         #expect(report.isConnectable || report.isScanResponse)
+        try await ours.verifyCapture()
     }
 
     @Test("connect, exchange MTU and read through raw ATT PDUs, disconnect from our side",
@@ -135,6 +136,7 @@ struct BumbleInteropTests {
         let errorHandle = try #require(lab.ready.handle("error"))
         let error = try await ours.exchangeATT([0x0A, UInt8(errorHandle & 0xFF), UInt8(errorHandle >> 8)], on: connection.handle)
         #expect(error == [0x01, 0x0A, UInt8(errorHandle & 0xFF), UInt8(errorHandle >> 8), 0x8E])
+        try await ours.verifyCapture()
     }
 
     @Test("disconnect from the Bumble side reports its reason")
@@ -150,6 +152,7 @@ struct BumbleInteropTests {
         }
         #expect(reason == HCIStatus(0x13))
         #expect(ours.host.connectionHandles.isEmpty)
+        try await ours.verifyCapture()
     }
 
     @Test("a Security Request from the Bumble peripheral gets Pairing Failed, Pairing Not Supported")
@@ -165,6 +168,7 @@ struct BumbleInteropTests {
             if case .pairingRefused(connection.handle) = event { return true }
             return nil
         }
+        try await ours.verifyCapture()
     }
 
     @Test("our peripheral: Bumble central connects to our advertising and its Pairing Request is refused",
@@ -198,6 +202,7 @@ struct BumbleInteropTests {
         try await ours.host.sendATT([0x03, 23, 0], on: connection.handle)
         let agreed = try lab.waitFor("result") { $0.string("command") == "exchange-mtu" }
         #expect(agreed.int("mtu") == 23, "\(agreed)")
+        try await ours.verifyCapture()
     }
 
     @Test("L2CAP signaling: a parameter update within limits is accepted and applied, one outside is rejected")
@@ -225,6 +230,7 @@ struct BumbleInteropTests {
             return nil
         }
         #expect(secondAnswer == false)
+        try await ours.verifyCapture()
     }
 
     @Test("L2CAP signaling: an LE credit-based connection request is refused politely")
@@ -241,6 +247,7 @@ struct BumbleInteropTests {
         }
         #expect(spsm == 0x0080)
         #expect(ours.host.connectionHandles == [connection.handle], "the link stays up")
+        try await ours.verifyCapture()
     }
 
     @Test("connect times out against an address nobody advertises; the host stays usable")
@@ -293,6 +300,7 @@ struct BumbleInteropTests {
         let read = try await ours.exchangeATT([0x0A, UInt8(longRead & 0xFF), UInt8(longRead >> 8)], on: second.handle)
         #expect(read.first == 0x0B)
         #expect(ours.host.connectionHandles == [second.handle])
+        try await ours.verifyCapture()
     }
 
     @Test("ATT channel per connection: PDUs through UserlandATTChannel, write-without-response burst under flow control, close")

@@ -43,6 +43,22 @@ final class HostUnderTest: Sendable {
         await collector.value
     }
 
+    /// Closes the host, then reads the session's capture with our decoder and with tshark:
+    /// it must start with our Reset, hold every ATT PDU we received, and the two decoders
+    /// must agree on every ATT PDU and its direction.
+    func verifyCapture(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        await finish()
+        let capture = try SessionCapture(path: capturePath)
+        #expect(capture.firstRecordIsSentCommand, "capture starts with HCI_Reset, sent", sourceLocation: sourceLocation)
+        let received = events.filter { if case .attributeData = $0 { return true } else { return false } }.count
+        #expect(capture.attune.filter { !$0.sent }.count == received,
+                "every ATT PDU delivered is in the capture", sourceLocation: sourceLocation)
+        if let tshark = capture.tshark {
+            #expect(tshark.map { "\($0.sent):\($0.opcode)" } == capture.attune.map { "\($0.sent):\($0.opcode)" },
+                    "tshark and attune agree", sourceLocation: sourceLocation)
+        }
+    }
+
     var events: [HostEvent] { received.value.withLock { $0 } }
 
     /// Waits for the first event (after `skipping` earlier matches) that `match` turns into a value.
