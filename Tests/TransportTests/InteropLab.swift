@@ -183,8 +183,14 @@ final class InteropLab: Sendable {
         return try waitFor("result", timeout: timeout, skipping: before) { $0.string("command") == word }
     }
 
-    /// Ends the lab process and everything in it, within a bounded time.
+    /// Ends the lab process and everything in it, within a bounded time, and removes the
+    /// session's captures unless ATTUNE_INTEROP_KEEP=1 asks to keep them for a look.
     func stop() {
+        defer {
+            if ProcessInfo.processInfo.environment["ATTUNE_INTEROP_KEEP"] != "1" {
+                try? FileManager.default.removeItem(at: captureDirectory)
+            }
+        }
         guard process.isRunning else { return }
         send("quit")
         try? input.close()
