@@ -32,11 +32,15 @@ func readyHost(_ now: ContinuousClock.Instant) -> HCIHost {
     return host
 }
 
+/// Built once: the host is a value, so every input starts from a copy of the same state.
+let start = ContinuousClock.now
+let template = readyHost(start)
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHCI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    let now = ContinuousClock.now
-    var host = readyHost(now)
+    let now = start
+    var host = template
     var index = 0
     while index < bytes.count {
         let length = Int(bytes[index])
