@@ -227,3 +227,20 @@ struct HCIHostHostileSetupTests {
         #expect(after.count == 6 && after[5] == 1)
     }
 }
+
+@Suite("HCI host: bounded memory")
+struct HCIHostBoundsTests {
+    @Test("a controller that never returns buffers cannot make the send queue grow without bound")
+    func queueLimit() {
+        var configuration = HostConfiguration(randomAddress: BluetoothAddress(0xC0, 1, 2, 3, 4, 5))
+        configuration.maximumQueuedACLPackets = 8
+        var controller = FakeController(configuration: configuration, aclPackets: 1)
+        controller.initialize()
+        controller.receive(FakeController.connectionComplete(handle: 0x01))
+        for id in 1...20 { controller.perform(.sendL2CAP(handle: 0x01, channel: .attribute, payload: [0x52, 1, 0, 9]), id: UInt64(id)) }
+        let failures = controller.completions.values.filter { if case .failure(.busy) = $0 { true } else { false } }
+        // One packet in flight, eight waiting; the other eleven are refused.
+        #expect(failures.count == 11)
+        #expect(controller.host.queuedACLPacketCount(on: 0x01) == 8)
+    }
+}

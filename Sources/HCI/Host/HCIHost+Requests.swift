@@ -76,8 +76,12 @@ extension HCIHost {
                 return
             }
             let frame = L2CAPFragmenter.basicFrame(channel: channel, payload: payload)
-            acl.enqueue(handle, L2CAPFragmenter.fragments(handle: handle, frame: frame,
-                                                          maximumFragmentLength: acl.packetLength))
+            let packets = L2CAPFragmenter.fragments(handle: handle, frame: frame, maximumFragmentLength: acl.packetLength)
+            guard acl.queuedCount(on: handle) + packets.count <= configuration.maximumQueuedACLPackets else {
+                complete(id, .failure(.busy("connection 0x\(String(handle, radix: 16)) has \(acl.queuedCount(on: handle)) ACL packets waiting for controller buffers")))
+                return
+            }
+            acl.enqueue(handle, packets)
             complete(id, .success(.done))
         case .rawCommand(let opcode, let parameters):
             guard parameters.count <= 255 else {

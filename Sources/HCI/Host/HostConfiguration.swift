@@ -19,16 +19,22 @@ public struct HostConfiguration: Hashable, Sendable {
     public var maximumAcceptableLatency: UInt16
     /// The longest L2CAP PDU reassembled from the controller; longer ones are dropped.
     public var maximumL2CAPFrameLength: Int
+    /// How many ACL packets one connection may have waiting for controller buffers. A
+    /// controller that stops returning buffers cannot make memory grow past this: further
+    /// sends fail with ``HostError/busy(_:)``.
+    public var maximumQueuedACLPackets: Int
 
     public init(randomAddress: BluetoothAddress? = nil, commandTimeout: Duration = .seconds(5),
                 commandSet: CommandSet = .automatic, acceptableIntervalRange: ClosedRange<UInt16> = 0x0006...0x0C80,
-                maximumAcceptableLatency: UInt16 = 0x01F3, maximumL2CAPFrameLength: Int = 4096) {
+                maximumAcceptableLatency: UInt16 = 0x01F3, maximumL2CAPFrameLength: Int = 4096,
+                maximumQueuedACLPackets: Int = 4096) {
         self.randomAddress = randomAddress
         self.commandTimeout = commandTimeout
         self.commandSet = commandSet
         self.acceptableIntervalRange = acceptableIntervalRange
         self.maximumAcceptableLatency = maximumAcceptableLatency
         self.maximumL2CAPFrameLength = maximumL2CAPFrameLength
+        self.maximumQueuedACLPackets = maximumQueuedACLPackets
     }
 
     /// Own_Address_Type to put in every advertising, scanning and initiating command.
