@@ -2,5 +2,6 @@
 enum Commands {
     static var all: [any CLICommand.Type] { [
         PDUCommand.self,
+        DecodeCommand.self,
     ] }
 }
