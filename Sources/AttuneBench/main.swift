@@ -11,6 +11,7 @@ let filter = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.c
 /// Every benchmark group. Each module's benchmarks live in their own file.
 var benchmarks: [Benchmark] = []
 benchmarks += ATTBenchmarks.all
+benchmarks += CaptureBenchmarks.all
 
 var results: [BenchmarkResult] = []
 for benchmark in benchmarks where filter.map({ benchmark.name.contains($0) }) ?? true {

@@ -33,7 +33,7 @@ enum DecodeCommand: CLICommand {
         }
         let json = arguments.flag("json")
         let summary = arguments.flag("summary")
-        var reader: CaptureReader<FileInput>
+        var reader: CaptureReader
         do {
             reader = try CaptureReader(path: path)
         } catch {

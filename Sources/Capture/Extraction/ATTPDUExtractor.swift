@@ -3,8 +3,8 @@ import HCI
 
 /// Reads a capture and yields its ATT PDUs (L2CAP channel 0x0004) in order, with the
 /// counts of everything else it saw. Memory stays bounded however long the capture.
-public struct ATTPDUExtractor<Input: CaptureInput> {
-    public private(set) var reader: CaptureReader<Input>
+public struct ATTPDUExtractor {
+    public private(set) var reader: CaptureReader
     public private(set) var decoder = CaptureDecoder()
     /// Frames on other channels (signaling, SMP, dynamic channels).
     public private(set) var otherFrames = 0
@@ -14,7 +14,7 @@ public struct ATTPDUExtractor<Input: CaptureInput> {
     /// The first problems seen, for reports; at most 16 are kept.
     public private(set) var problems: [CaptureEvent] = []
 
-    public init(reader: CaptureReader<Input>) {
+    public init(reader: CaptureReader) {
         self.reader = reader
     }
 
@@ -58,7 +58,7 @@ public struct ATTPDUExtractor<Input: CaptureInput> {
     }
 }
 
-extension ATTPDUExtractor where Input == FileInput {
+extension ATTPDUExtractor {
     /// Opens a capture file.
     public init(path: String) throws(CaptureError) {
         self.init(reader: try CaptureReader(path: path))

@@ -14,7 +14,12 @@ public struct CaptureDecoder: Sendable {
     }
 
     public private(set) var reassembler: ACLReassembler<CaptureStreamKey>
-    var connections: [ConnectionKey: CapturedConnection] = [:]
+    var connections: [ConnectionKey: CapturedConnection] = [:] {
+        didSet { cachedKey = nil }
+    }
+    /// The last lookup, because consecutive frames nearly always share a connection.
+    var cachedKey: ConnectionKey?
+    var cachedConnection: CapturedConnection?
 
     public init(maximumFrameLength: Int = 65535 + L2CAPBasicFrame.headerLength) {
         reassembler = ACLReassembler(maximumFrameLength: maximumFrameLength)
@@ -75,8 +80,12 @@ public struct CaptureDecoder: Sendable {
         } catch {
             return .malformed(recordIndex: record.index, error: error)
         }
-        let connection = connections.isEmpty ? nil
-            : connections[ConnectionKey(controller: record.controller, handle: packet.handle)]
+        let connectionKey = ConnectionKey(controller: record.controller, handle: packet.handle)
+        if connectionKey != cachedKey {
+            cachedConnection = connections.isEmpty ? nil : connections[connectionKey]
+            cachedKey = connectionKey
+        }
+        let connection = cachedConnection
         return .frame(CapturedL2CAPFrame(
             recordIndex: record.index, byteOffset: record.byteOffset, timestamp: record.timestamp,
             controller: record.controller, direction: record.direction, connectionHandle: packet.handle,

@@ -6,7 +6,7 @@ import HCI
 /// When the file is damaged, every record before the damage is returned, then ``next()``
 /// throws a ``CaptureError`` naming the record index and byte offset, and after that
 /// returns nil.
-public struct CaptureReader<Input: CaptureInput> {
+public struct CaptureReader {
     /// The file's format; for pcapng, the link type of its first interface.
     public internal(set) var format: CaptureFormat
     /// Records returned so far.
@@ -14,7 +14,7 @@ public struct CaptureReader<Input: CaptureInput> {
     /// The longest record accepted; longer ones are reported as corrupt.
     public let maximumRecordLength: Int
 
-    var buffer: ChunkedBuffer<Input>
+    var buffer: ChunkedBuffer
     var finished = false
     // pcap and pcapng state.
     var bigEndian = false
@@ -23,7 +23,7 @@ public struct CaptureReader<Input: CaptureInput> {
 
     /// Reads and checks the file header.
     /// - Parameter maximumRecordLength: defaults to 1 MiB, far above any HCI packet.
-    public init(input: Input, maximumRecordLength: Int = 1 << 20, chunkSize: Int = 256 << 10) throws(CaptureError) {
+    public init(input: some CaptureInput, maximumRecordLength: Int = 1 << 20, chunkSize: Int = 256 << 10) throws(CaptureError) {
         self.maximumRecordLength = maximumRecordLength
         buffer = ChunkedBuffer(input: input, chunkSize: chunkSize, limit: maximumRecordLength &+ 64)
         format = .btsnoop(.hciUART)
@@ -99,14 +99,14 @@ public struct CaptureReader<Input: CaptureInput> {
     }
 }
 
-extension CaptureReader where Input == FileInput {
+extension CaptureReader {
     /// Opens a capture file.
     public init(path: String, maximumRecordLength: Int = 1 << 20) throws(CaptureError) {
         try self.init(input: try FileInput(path: path), maximumRecordLength: maximumRecordLength)
     }
 }
 
-extension CaptureReader where Input == MemoryInput {
+extension CaptureReader {
     /// Reads a capture held in memory.
     public init(bytes: [UInt8], maximumRecordLength: Int = 1 << 20) throws(CaptureError) {
         try self.init(input: MemoryInput(bytes), maximumRecordLength: maximumRecordLength, chunkSize: 4096)

@@ -1,7 +1,10 @@
 /// A bounded window over a ``CaptureInput``: bytes are read in large chunks and
 /// discarded once consumed, so a reader's memory does not grow with the file.
-struct ChunkedBuffer<Input: CaptureInput> {
-    var input: Input
+///
+/// The input is an existential: it is called once per chunk, so dynamic dispatch costs
+/// nothing measurable, and the reader above it need not be generic.
+struct ChunkedBuffer {
+    var input: any CaptureInput
     var storage: [UInt8]
     /// Unconsumed bytes are storage[start..<end].
     var start = 0
@@ -12,7 +15,7 @@ struct ChunkedBuffer<Input: CaptureInput> {
     /// The buffer never grows beyond this many bytes.
     let limit: Int
 
-    init(input: Input, chunkSize: Int, limit: Int) {
+    init(input: any CaptureInput, chunkSize: Int, limit: Int) {
         self.input = input
         self.storage = [UInt8](repeating: 0, count: chunkSize)
         self.limit = max(limit, chunkSize)

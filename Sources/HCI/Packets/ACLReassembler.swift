@@ -47,27 +47,41 @@ public struct ACLReassembler<Key: Hashable & Sendable>: Sendable {
     public struct Output: Sendable {
         public var frame: ArraySlice<UInt8>?
         public var dropped: Drop?
+
+        @inlinable
+        public init(frame: ArraySlice<UInt8>?, dropped: Drop?) {
+            self.frame = frame
+            self.dropped = dropped
+        }
     }
 
-    struct StreamKey: Hashable, Sendable {
-        var key: Key
-        var handle: UInt16
-    }
-
+    @usableFromInline
     struct Pending: Sendable {
-        var bytes: [UInt8]
+        @usableFromInline var key: Key
+        @usableFromInline var handle: UInt16
+        @usableFromInline var bytes: [UInt8]
         /// L2CAP header plus payload length.
-        var expected: Int
+        @usableFromInline var expected: Int
+
+        @inlinable
+        init(key: Key, handle: UInt16, bytes: [UInt8], expected: Int) {
+            self.key = key
+            self.handle = handle
+            self.bytes = bytes
+            self.expected = expected
+        }
     }
 
     /// The longest L2CAP PDU, header included, that will be reassembled.
     public let maximumFrameLength: Int
     /// How many PDUs may be in progress at once.
     public let maximumPendingFrames: Int
-    var pending: [StreamKey: Pending] = [:]
+    /// PDUs in progress. A short array beats a dictionary here: real links have one or
+    /// two PDUs in progress at a time, and the limit keeps the scan bounded.
+    @usableFromInline var pending: [Pending] = []
 
     /// - Parameter maximumFrameLength: defaults to the largest basic frame, 65535 + 4.
-    public init(maximumFrameLength: Int = 65535 + L2CAPBasicFrame.headerLength, maximumPendingFrames: Int = 256) {
+    public init(maximumFrameLength: Int = 65535 + L2CAPBasicFrame.headerLength, maximumPendingFrames: Int = 64) {
         self.maximumFrameLength = maximumFrameLength
         self.maximumPendingFrames = maximumPendingFrames
     }
@@ -75,13 +89,20 @@ public struct ACLReassembler<Key: Hashable & Sendable>: Sendable {
     /// Number of PDUs in progress.
     public var pendingCount: Int { pending.count }
 
+    @inlinable
+    func pendingIndex(_ key: Key, _ handle: UInt16) -> Int? {
+        for i in pending.indices where pending[i].handle == handle && pending[i].key == key { return i }
+        return nil
+    }
+
     /// Feeds one ACL packet.
+    @inlinable
     public mutating func receive(_ packet: ACLDataPacket, key: Key) -> Output {
         let data = packet.data
         if packet.boundary.isStart {
             var displaced: Drop?
-            // Fast path: with nothing in progress there is nothing to look up.
-            if !pending.isEmpty, let old = pending.removeValue(forKey: StreamKey(key: key, handle: packet.handle)) {
+            if !pending.isEmpty, let i = pendingIndex(key, packet.handle) {
+                let old = pending.remove(at: i)
                 displaced = .incompleteFrame(received: old.bytes.count, expected: old.expected)
             }
             guard data.count >= 2 else {
@@ -104,22 +125,24 @@ public struct ACLReassembler<Key: Hashable & Sendable>: Sendable {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(expected)
             bytes.append(contentsOf: data)
-            pending[StreamKey(key: key, handle: packet.handle)] = Pending(bytes: bytes, expected: expected)
+            pending.append(Pending(key: key, handle: packet.handle, bytes: bytes, expected: expected))
             return Output(frame: nil, dropped: displaced)
         }
-        let streamKey = StreamKey(key: key, handle: packet.handle)
-        guard var partial = pending.removeValue(forKey: streamKey) else {
+        guard let i = pending.isEmpty ? nil : pendingIndex(key, packet.handle) else {
             return Output(frame: nil, dropped: .unexpectedContinuation(length: data.count))
         }
-        let total = partial.bytes.count &+ data.count
-        if total > partial.expected {
-            return Output(frame: nil, dropped: .overrun(expected: partial.expected, received: total))
+        let total = pending[i].bytes.count &+ data.count
+        let expected = pending[i].expected
+        if total > expected {
+            pending.remove(at: i)
+            return Output(frame: nil, dropped: .overrun(expected: expected, received: total))
         }
-        partial.bytes.append(contentsOf: data)
-        if total == partial.expected {
-            return Output(frame: partial.bytes[...], dropped: nil)
+        if total == expected {
+            var done = pending.remove(at: i)
+            done.bytes.append(contentsOf: data)
+            return Output(frame: done.bytes[...], dropped: nil)
         }
-        pending[streamKey] = partial
+        pending[i].bytes.append(contentsOf: data)
         return Output(frame: nil, dropped: nil)
     }
 
@@ -127,6 +150,8 @@ public struct ACLReassembler<Key: Hashable & Sendable>: Sendable {
     /// Complete, and returns how many were discarded.
     @discardableResult
     public mutating func reset(handle: UInt16, key: Key) -> Int {
-        pending.removeValue(forKey: StreamKey(key: key, handle: handle)) == nil ? 0 : 1
+        guard let i = pendingIndex(key, handle) else { return 0 }
+        pending.remove(at: i)
+        return 1
     }
 }

@@ -4,6 +4,11 @@ public struct NumberOfCompletedPackets: Hashable, Sendable {
     public struct Entry: Hashable, Sendable {
         public var handle: UInt16
         public var completedPackets: UInt16
+
+        public init(handle: UInt16, completedPackets: UInt16) {
+            self.handle = handle
+            self.completedPackets = completedPackets
+        }
     }
 
     public var entries: [Entry]
