@@ -88,8 +88,14 @@ struct AdvertisementTests {
         #expect(ad.localName == nil)
     }
 
+    static func advertisement(_ bytes: [UInt8]) -> Advertisement {
+        Advertisement(address: BluetoothAddress(rawValue: 1), addressType: .random, rssi: -70,
+                      data: AdvertisingData(decoding: bytes[...]), isConnectable: true, isScannable: false,
+                      isScanResponse: false)
+    }
+
     @Test func everyTypedField() {
-        let bytes: [UInt8] = [
+        let ad = Self.advertisement([
             0x02, 0x01, 0x05,                                     // flags
             0x05, 0x08, 0x53, 0x65, 0x6E, 0x73,                   // shortened name "Sens"
             0x05, 0x04, 0x78, 0x56, 0x34, 0x12,                   // incomplete 32-bit: 0x12345678
@@ -100,14 +106,8 @@ struct AdvertisementTests {
             0x05, 0xFF, 0x4C, 0x00, 0x02, 0x15,                   // manufacturer 0x004C: 02 15
             0x02, 0x0A, 0xF4,                                     // TX power -12
             0x03, 0x19, 0x41, 0x03,                               // appearance 0x0341
-            0x03, 0x1A, 0x40, 0x06,                               // advertising interval 0x0640
-            0x05, 0x12, 0x06, 0x00, 0x80, 0x0C,                   // connection interval 6...3200
-            0x0C, 0x24, 0x17, 0x2F, 0x2F, 0x61, 0x2E, 0x65, 0x78, 0x61, 0x6D, 0x70, 0x6C,  // https://a.exampl
-        ]
-        let data = AdvertisingData(bytes)
-        #expect(data.errors.isEmpty, "\(data.errors)")
-        let ad = Advertisement(address: BluetoothAddress(rawValue: 1), addressType: .random, rssi: -70, data: data,
-                               isConnectable: true, isScannable: false, isScanResponse: false)
+        ])
+        #expect(ad.errors.isEmpty, "\(ad.errors)")
         #expect(ad.flags == [.leLimitedDiscoverable, .brEDRNotSupported])
         #expect(ad.localName == "Sens")
         #expect(!ad.isLocalNameComplete)
@@ -120,49 +120,41 @@ struct AdvertisementTests {
         #expect(ad.manufacturerData == [0x004C: [0x02, 0x15]])
         #expect(ad.txPowerLevel == -12)
         #expect(ad.appearance == 0x0341)
-        #expect(data.advertisingInterval == 0x0640)
-        #expect(data.connectionIntervalRange == 6...3200)
-        #expect(data.uri == "https://a.exampl")
     }
 
     @Test func malformedStructuresFailOneAtATime() {
-        let bytes: [UInt8] = [
+        let ad = Self.advertisement([
             0x04, 0x03, 0x0D, 0x18, 0x0F,   // 16-bit list with an odd byte: dropped
             0x02, 0x0A, 0x00,               // TX power 0 dBm
             0x06, 0x09, 0x50, 0x6F, 0x6C, 0x61, 0x72,   // "Polar"
             0x03, 0x0A, 0x01, 0x02,         // TX power with 2 data bytes: dropped
             0x02, 0xFF, 0x4C,               // manufacturer data without a whole company id: dropped
             0x09, 0x16, 0x0D,               // length runs past the end: the walk stops here
-        ]
-        let data = AdvertisingData(bytes)
-        #expect(data.completeServiceUUIDs.isEmpty)
-        #expect(data.completeLocalName == "Polar")
-        #expect(data.txPowerLevel == 0)
-        #expect(data.manufacturerData.isEmpty)
-        #expect(data.errors.map(\.offset) == [0, 15, 19, 22])
-        #expect(data.errors[3].description.contains("truncated AD structure"))
-        #expect(data.structures.count == 5)
-        // Zero length ends the data, and what follows is padding.
-        let padded = AdvertisingData([0x02, 0x01, 0x06, 0x00, 0xFF, 0xFF, 0xFF])
-        #expect(padded.errors.isEmpty)
-        #expect(padded.structures.count == 1)
-        #expect(AdvertisingData([UInt8]()).structures.isEmpty)
+        ])
+        #expect(ad.serviceUUIDs.isEmpty)
+        #expect(ad.localName == "Polar")
+        #expect(ad.txPowerLevel == 0)
+        #expect(ad.manufacturerData.isEmpty)
+        #expect(ad.errors.map(\.offset) == [0, 15, 19, 22])
+        #expect(ad.errors.last?.description.contains("truncated AD structure") == true)
     }
 
-    @Test func typeNamesComeFromAssignedNumbers() {
-        #expect(AdvertisingDataType.completeLocalName.description == "Complete Local Name (0x09)")
-        #expect(AdvertisingDataType(0x3D).name == "3D Information Data")
-        #expect(AdvertisingDataType(0x60).name == nil)
+    @Test func completeNameWinsOverShortenedInEitherOrder() {
+        for bytes: [UInt8] in [[0x03, 0x08, 0x41, 0x42, 0x04, 0x09, 0x41, 0x42, 0x43],
+                               [0x04, 0x09, 0x41, 0x42, 0x43, 0x03, 0x08, 0x41, 0x42]] {
+            let ad = Self.advertisement(bytes)
+            #expect(ad.localName == "ABC")
+            #expect(ad.isLocalNameComplete)
+        }
     }
 
-    /// Random bytes never crash the parser, and every structure it reports lies inside.
+    /// Random bytes never crash the parser or the Advertisement built on it.
     @Test func randomBytesNeverCrash() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
             let count = Int.random(in: 0...64, using: &generator)
-            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            let data = AdvertisingData(bytes)
-            for s in data.structures { #expect(s.offset + 2 + s.data.count <= bytes.count) }
+            let ad = Self.advertisement((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            #expect(ad.errors.count <= ad.data.structures.count + 1)
         }
     }
 }

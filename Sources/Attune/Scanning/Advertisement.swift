@@ -44,8 +44,16 @@ public struct Advertisement: Hashable, Sendable {
     /// Every service UUID, complete lists first.
     public var allServiceUUIDs: [BluetoothUUID] { serviceUUIDs + incompleteServiceUUIDs }
 
-    /// Structures that did not decode, in the advertisement and its scan response.
-    public var errors: [HCIDecodingError] { data.errors + (scanResponseData?.errors ?? []) }
+    /// Structures that did not decode, in the advertisement and its scan response: each
+    /// failed alone, the rest still count.
+    public var errors: [HCIDecodingError] {
+        [data, scanResponseData].compactMap { $0 }.flatMap { d in
+            d.structures.compactMap { s -> HCIDecodingError? in
+                if case .failure(let e) = s.value { return e }
+                return nil
+            } + (d.framingError.map { [$0] } ?? [])
+        }
+    }
 
     /// The identifier ``CentralManager`` uses for this device.
     public var identifier: UUID {
@@ -64,18 +72,33 @@ public struct Advertisement: Hashable, Sendable {
         self.isScannable = isScannable
         self.isScanResponse = isScanResponse
         self.data = data
-        localName = data.localName
-        isLocalNameComplete = data.completeLocalName != nil
-        serviceUUIDs = data.completeServiceUUIDs
-        incompleteServiceUUIDs = data.incompleteServiceUUIDs
-        solicitedServiceUUIDs = data.solicitedServiceUUIDs
+        localName = nil
+        isLocalNameComplete = false
+        serviceUUIDs = []
+        incompleteServiceUUIDs = []
+        solicitedServiceUUIDs = []
         serviceData = [:]
-        for entry in data.serviceData { serviceData[entry.uuid] = entry.data }
         manufacturerData = [:]
-        for entry in data.manufacturerData { manufacturerData[entry.companyIdentifier] = entry.data }
-        txPowerLevel = data.txPowerLevel.map(Int.init) ?? reportedTXPower
-        flags = data.flags.map(AdvertisingFlags.init(rawValue:))
-        appearance = data.appearance
+        txPowerLevel = reportedTXPower
+        for value in data.values {
+            switch value {
+            case let .flags(bits): flags = AdvertisingFlags(rawValue: bits)
+            case let .serviceUUIDs(list, complete):
+                if complete { serviceUUIDs += list } else { incompleteServiceUUIDs += list }
+            case let .serviceSolicitationUUIDs(list): solicitedServiceUUIDs += list
+            case let .localName(name, complete):
+                // A complete name wins over a shortened one, whatever their order.
+                if complete || !isLocalNameComplete {
+                    localName = name
+                    isLocalNameComplete = complete
+                }
+            case let .txPowerLevel(level): txPowerLevel = Int(level)
+            case let .serviceData(uuid, bytes): serviceData[uuid] = Array(bytes)
+            case let .appearance(value): appearance = value
+            case let .manufacturerData(company, bytes): manufacturerData[company] = Array(bytes)
+            default: break
+            }
+        }
     }
 
     /// From one legacy report (HCI_LE_Advertising_Report).
@@ -84,7 +107,7 @@ public struct Advertisement: Hashable, Sendable {
         let type = report.eventType
         self.init(address: report.address, addressType: report.addressType,
                   rssi: report.rssi == 127 ? nil : Int(report.rssi),
-                  data: AdvertisingData(report.data),
+                  data: AdvertisingData(decoding: report.data),
                   isConnectable: type == 0x00 || type == 0x01,
                   isScannable: type == 0x00 || type == 0x02 || type == 0x04,
                   isScanResponse: type == 0x04)
@@ -95,7 +118,7 @@ public struct Advertisement: Hashable, Sendable {
         let type = report.eventType
         self.init(address: report.address, addressType: BluetoothAddressType(rawValue: report.addressType),
                   rssi: report.rssi == 127 ? nil : Int(report.rssi),
-                  data: AdvertisingData(report.data),
+                  data: AdvertisingData(decoding: report.data),
                   isConnectable: type & 0x01 != 0,
                   isScannable: type & 0x02 != 0,
                   isScanResponse: type & 0x08 != 0,
