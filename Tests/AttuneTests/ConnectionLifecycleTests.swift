@@ -1,4 +1,5 @@
 import Testing
+import GATT
 @testable import Attune
 
 @Suite("Connection lifecycle")

@@ -40,7 +40,7 @@ public struct Characteristic: Hashable, Sendable, Codable, Identifiable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         uuid = try c.decodeBluetoothUUID(forKey: .uuid)
-        properties = try c.decode(CharacteristicProperties.self, forKey: .properties)
+        properties = CharacteristicProperties(rawValue: try c.decode(UInt8.self, forKey: .properties))
         declarationHandle = AttributeHandle(try c.decode(UInt16.self, forKey: .declarationHandle))
         valueHandle = AttributeHandle(try c.decode(UInt16.self, forKey: .valueHandle))
         endHandle = AttributeHandle(try c.decode(UInt16.self, forKey: .endHandle))
@@ -51,7 +51,7 @@ public struct Characteristic: Hashable, Sendable, Codable, Identifiable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(uuid.description, forKey: .uuid)
-        try c.encode(properties, forKey: .properties)
+        try c.encode(properties.rawValue, forKey: .properties)
         try c.encode(declarationHandle.rawValue, forKey: .declarationHandle)
         try c.encode(valueHandle.rawValue, forKey: .valueHandle)
         try c.encode(endHandle.rawValue, forKey: .endHandle)
