@@ -21,6 +21,8 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
     case unavailable(ManagerStateCause)
     /// A value is longer than the procedure can carry.
     case invalidValueLength(Int, maximum: Int)
+    /// The peer broke the protocol (malformed or unexpected PDUs); the text says how.
+    case protocolError(String)
 
     public var description: String {
         switch self {
@@ -34,6 +36,7 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .unavailable(let cause): cause.description
         case let .invalidValueLength(length, maximum): "value of \(length) bytes exceeds the maximum of \(maximum)"
+        case .protocolError(let what): "protocol error: \(what)"
         }
     }
 }

@@ -18,7 +18,8 @@ public struct ConnectionLifecycle: Sendable {
         case reconnectPending(ReconnectPendingState)
     }
 
-    public let configuration: LifecycleConfiguration
+    /// Changes apply from the next attempt on.
+    public var configuration: LifecycleConfiguration
     var state: State = .disconnected(DisconnectedState())
     /// The GATT database as last discovered or restored.
     public internal(set) var cache: GATTCache?
