@@ -9,7 +9,7 @@ import Testing
 
 /// Finds a heart-rate sensor, connects (reconnecting by itself if the link drops),
 /// reads where the sensor sits and prints `count` heart-rate measurements.
-func centralExample(transport: Transport, store: any Store, count: Int) async throws -> [Int] {
+func centralExample(transport: BluetoothTransport, store: any Store, count: Int) async throws -> [Int] {
     let central = CentralManager(transport: transport, store: store)
     guard central.state == .poweredOn else {
         throw AttuneError.unavailable(central.status.cause!)   // e.g. "permission denied: run as root or …"
@@ -51,7 +51,7 @@ func centralExample(transport: Transport, store: any Store, count: Int) async th
 
 /// Publishes a heart-rate service, advertises it, answers control-point writes and
 /// notifies `beats` measurements to whoever subscribes.
-func peripheralExample(transport: Transport, beats: Int) async throws {
+func peripheralExample(transport: BluetoothTransport, beats: Int) async throws {
     let manager = try PeripheralManager(transport: transport, name: "Pulse")
     let events = manager.events
 

@@ -15,14 +15,14 @@ public final class CentralManager: Sendable {
     /// Where known peripherals are remembered.
     public let store: any Store
     /// The transport this manager was opened on.
-    public let transport: Transport
+    public let transport: BluetoothTransport
     let backend: any ControllerBackend
     let clock = MonotonicClock()
     private let known = Mutex<[UUID: Peripheral]>([:])
 
     /// Opens a central on `transport`, remembering peripherals in `store` (in memory
     /// unless given; pass a ``FileStore`` to survive restarts).
-    public init(transport: Transport = .default, store: any Store = InMemoryStore()) {
+    public init(transport: BluetoothTransport = .default, store: any Store = InMemoryStore()) {
         self.transport = transport
         self.store = store
         backend = transport.makeBackend()

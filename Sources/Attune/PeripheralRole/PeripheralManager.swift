@@ -5,7 +5,7 @@
 /// ``remove(_:)`` change the database. Stored values are answered by the server;
 /// dynamic ones arrive on ``requests`` for ``respond(to:withResult:)``.
 public actor PeripheralManager {
-    public nonisolated let transport: Transport
+    public nonisolated let transport: BluetoothTransport
     let backend: any ControllerBackend
     let clock = MonotonicClock()
     var server: GATTServer
@@ -31,7 +31,7 @@ public actor PeripheralManager {
     /// Opens a peripheral manager on `transport`. The database starts with the GAP
     /// service (Device Name `name`, Appearance) and the GATT service (Service Changed,
     /// Client Supported Features, Database Hash, Server Supported Features).
-    public init(transport: Transport = .default, name: String = "Attune", appearance: UInt16 = 0) throws(AttuneError) {
+    public init(transport: BluetoothTransport = .default, name: String = "Attune", appearance: UInt16 = 0) throws(AttuneError) {
         self.transport = transport
         backend = transport.makeBackend()
         (requests, requestContinuation) = AsyncStream.makeStream(of: ATTRequest.self)

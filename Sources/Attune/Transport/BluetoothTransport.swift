@@ -1,5 +1,6 @@
-/// Which controller a manager drives, like Bumble's transport names.
-public enum Transport: Sendable {
+/// Which controller a manager drives, like Bumble's transport names. (Named so as not
+/// to collide with the `Transport` module and its namespace enum.)
+public enum BluetoothTransport: Sendable {
     /// The kernel's Bluetooth stack: an HCI socket for scanning and advertising, L2CAP
     /// LE sockets (CID 4) for ATT. The default adapter is `hci0`.
     case kernel(String = "hci0")
@@ -13,7 +14,7 @@ public enum Transport: Sendable {
     case memory(MemoryRadio)
 
     /// The default transport: the first kernel adapter.
-    public static let `default` = Transport.kernel()
+    public static let `default` = BluetoothTransport.kernel()
 
     public var description: String {
         switch self {

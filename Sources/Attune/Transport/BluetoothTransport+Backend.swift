@@ -1,4 +1,4 @@
-extension Transport {
+extension BluetoothTransport {
     /// The controller behind this transport.
     func makeBackend() -> any ControllerBackend {
         switch self {
