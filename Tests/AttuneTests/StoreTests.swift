@@ -156,3 +156,32 @@ struct StoreTests {
         #expect(PeripheralIdentifier.address(of: UUID()) == nil)
     }
 }
+
+@Suite("Restore through the central manager")
+struct CentralRestoreTests {
+    @Test func corruptFileIsSetAsideAndTheRestIsRestored() throws {
+        let dir = StoreTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let good = StoreTests.fullRecord()
+        try FileStore(directory: dir).save(good)
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: dir + "/" + UUID().uuidString + ".json"))
+
+        let central = CentralManager(transport: .memory(MemoryRadio()), store: try FileStore(directory: dir))
+        #expect(central.store.problems.count == 1)
+        let restored = central.restoredPeripherals
+        #expect(restored.map(\.identifier) == [good.identifier])
+        #expect(central.retrievePeripherals(identifiers: [good.identifier]).first === restored.first)
+    }
+
+    @Test func restoredPeripheralCarriesItsCacheAndSubscriptions() async throws {
+        let good = StoreTests.fullRecord()
+        let central = CentralManager(transport: .memory(MemoryRadio()), store: InMemoryStore([good]))
+        let p = try #require(central.retrievePeripherals(identifiers: [good.identifier]).first)
+        #expect(await p.subscriptions == good.subscriptions)
+        #expect(await p.name == "RawH4Periph")
+        #expect(await p.state == .disconnected)
+        // An identifier the store does not know still resolves to its address.
+        let stranger = PeripheralIdentifier.make(address: BluetoothAddress(rawValue: 42), type: .public)
+        #expect(central.retrievePeripherals(identifiers: [stranger]).first?.address == BluetoothAddress(rawValue: 42))
+    }
+}

@@ -63,17 +63,19 @@ public final class CentralManager: Sendable {
         let seen = Mutex<[BluetoothAddress: Advertisement]>([:])
         let token = try backend.startScanning { report in
             let delivered: Advertisement? = seen.withLock { seen in
-                var merged = report
-                if let previous = seen[report.address] {
-                    merged = previous
-                    merged.merge(scanResponse: report)
-                    if !allowDuplicates && merged == previous { return nil }
-                } else if report.isScanResponse && !allowDuplicates {
-                    // Wait for the advertisement itself: connectability comes from it.
-                    return nil
+                guard var merged = seen[report.address] else {
+                    // Without duplicates, wait for the advertisement itself: connectability
+                    // comes from it, not from a scan response.
+                    if report.isScanResponse && !allowDuplicates { return nil }
+                    seen[report.address] = report
+                    return report
                 }
+                let hadScanResponse = merged.scanResponseData != nil
+                merged.merge(scanResponse: report)
                 seen[report.address] = merged
-                return merged
+                // Each device once, and once more when its first scan response completes it.
+                if allowDuplicates || (report.isScanResponse && !hadScanResponse) { return merged }
+                return nil
             }
             guard let delivered, services.map({ delivered.advertises(anyOf: $0) }) ?? true else { return }
             continuation.yield(delivered)

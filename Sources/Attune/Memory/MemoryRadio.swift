@@ -97,6 +97,12 @@ public final class MemoryRadio: Sendable {
         return id
     }
 
+    /// Hands a report to every scanner as if it had been received from the air (tests
+    /// replay captured reports this way).
+    func receive(_ advertisement: Advertisement) {
+        for scanner in state.withLock({ Array($0.scanners.values) }) { scanner(advertisement) }
+    }
+
     func stopScanning(_ token: Int) {
         _ = state.withLock { $0.scanners.removeValue(forKey: token) }
     }
