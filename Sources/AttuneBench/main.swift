@@ -11,6 +11,7 @@ let filter = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.c
 /// Every benchmark group. Each module's benchmarks live in their own file.
 var benchmarks: [Benchmark] = []
 benchmarks += ATTBenchmarks.all
+benchmarks += AnchorBenchmarks.all
 benchmarks += CaptureBenchmarks.all
 
 var results: [BenchmarkResult] = []
@@ -31,6 +32,7 @@ if json {
 func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }
 
 func format2(_ x: Double) -> String {
+    guard x.isFinite else { return "-" }
     let scaled = (x * 100).rounded() / 100
     var s = String(scaled)
     if let dot = s.firstIndex(of: ".") {
