@@ -9,8 +9,11 @@ import Foundation
 /// ``ConnectionLifecycle``; GATT runs in the client engine. This actor only moves
 /// bytes, time and results between them.
 public actor Peripheral {
+    /// Stable across processes: derived from the address and its type.
     public nonisolated let identifier: UUID
+    /// The device address the link is made to.
     public nonisolated let address: BluetoothAddress
+    /// Public or random, as advertised.
     public nonisolated let addressType: BluetoothAddressType
     /// The name it advertised, when known.
     public internal(set) var name: String?

@@ -1,7 +1,9 @@
 /// A characteristic, like `CBCharacteristic`: the declaration's properties and handles,
 /// and the descriptors once discovered.
 public struct Characteristic: Hashable, Sendable, Codable, Identifiable {
+    /// The characteristic type.
     public var uuid: BluetoothUUID
+    /// What the declaration allows: read, write, notify...
     public var properties: CharacteristicProperties
     /// Handle of the characteristic declaration.
     public var declarationHandle: AttributeHandle
@@ -16,6 +18,7 @@ public struct Characteristic: Hashable, Sendable, Codable, Identifiable {
 
     public var id: AttributeHandle { valueHandle }
 
+    /// A characteristic value; discovery makes these, tests and caches may too.
     public init(uuid: BluetoothUUID, properties: CharacteristicProperties, declarationHandle: AttributeHandle,
                 valueHandle: AttributeHandle, endHandle: AttributeHandle, serviceHandle: AttributeHandle,
                 descriptors: [Descriptor]? = nil) {

@@ -1,12 +1,15 @@
 /// A characteristic descriptor, like `CBDescriptor`.
 public struct Descriptor: Hashable, Sendable, Codable, Identifiable {
+    /// The descriptor type (0x2902 for the CCCD).
     public var uuid: BluetoothUUID
+    /// The descriptor's own handle.
     public var handle: AttributeHandle
     /// The value handle of the characteristic the descriptor belongs to.
     public var characteristicHandle: AttributeHandle
 
     public var id: AttributeHandle { handle }
 
+    /// A descriptor value.
     public init(uuid: BluetoothUUID, handle: AttributeHandle, characteristicHandle: AttributeHandle) {
         self.uuid = uuid
         self.handle = handle

@@ -1,6 +1,8 @@
 /// A service on a remote peripheral, like `CBService`.
 public struct Service: Hashable, Sendable, Codable, Identifiable {
+    /// The service type.
     public var uuid: BluetoothUUID
+    /// False for a secondary service (reachable only through includes).
     public var isPrimary: Bool
     /// Handle of the service declaration.
     public var startHandle: AttributeHandle
@@ -13,6 +15,7 @@ public struct Service: Hashable, Sendable, Codable, Identifiable {
 
     public var id: AttributeHandle { startHandle }
 
+    /// A service value; discovery makes these, tests and caches may too.
     public init(uuid: BluetoothUUID, isPrimary: Bool = true, startHandle: AttributeHandle, endHandle: AttributeHandle,
                 includedServiceHandles: [AttributeHandle]? = nil, characteristics: [Characteristic]? = nil) {
         self.uuid = uuid

@@ -4,8 +4,11 @@
 /// jitter takes up to `jitter` of that away at random, so a fleet of gateways that lost
 /// the same peers does not retry in lockstep, and the cap is never exceeded.
 public struct Backoff: Hashable, Sendable {
+    /// The wait before the first reconnect attempt.
     public var initialDelay: Duration
+    /// The cap no wait exceeds.
     public var maximumDelay: Duration
+    /// Growth per attempt, at least 1.
     public var multiplier: Double
     /// Fraction of the delay, 0...1, that jitter may remove.
     public var jitter: Double
@@ -13,6 +16,7 @@ public struct Backoff: Hashable, Sendable {
     /// 1 s growing to 60 s, doubling, with 20 % jitter.
     public static let standard = Backoff()
 
+    /// Out-of-range values are clamped: the cap is at least the initial delay, jitter 0...1.
     public init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(60),
                 multiplier: Double = 2, jitter: Double = 0.2) {
         self.initialDelay = initialDelay

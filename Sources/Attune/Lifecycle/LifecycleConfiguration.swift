@@ -6,6 +6,7 @@ public struct LifecycleConfiguration: Hashable, Sendable {
     /// How long to wait for the link to report it is down after we asked it to close,
     /// before declaring it closed anyway.
     public var disconnectTimeout: Duration
+    /// What happens after an established connection drops.
     public var reconnect: ReconnectPolicy
     /// The ATT_MTU to ask for in the MTU exchange.
     public var preferredMTU: Int
@@ -13,6 +14,7 @@ public struct LifecycleConfiguration: Hashable, Sendable {
     /// always comes with a GATT tree. Off: discovery waits for the application.
     public var discoversOnConnect: Bool
 
+    /// Core Bluetooth-like defaults: 30 s connect timeout, no automatic reconnect.
     public init(connectTimeout: Duration = .seconds(30), disconnectTimeout: Duration = .seconds(5),
                 reconnect: ReconnectPolicy = .off, preferredMTU: Int = 517, discoversOnConnect: Bool = true) {
         self.connectTimeout = connectTimeout

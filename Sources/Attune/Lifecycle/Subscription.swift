@@ -10,13 +10,18 @@ public enum NotificationKind: String, Hashable, Sendable, Codable {
 /// One characteristic a central has subscribed to: enough to write its CCCD again after
 /// a reconnect, and to find it again by UUID when the database changed.
 public struct Subscription: Hashable, Sendable, Codable {
+    /// The service holding the characteristic, to find it again after a database change.
     public var serviceUUID: BluetoothUUID
+    /// The characteristic subscribed to.
     public var characteristicUUID: BluetoothUUID
+    /// Where its values come from.
     public var valueHandle: AttributeHandle
     /// The CCCD's handle.
     public var configurationHandle: AttributeHandle
+    /// Notifications or indications.
     public var kind: NotificationKind
 
+    /// A subscription as the lifecycle and the store keep it.
     public init(serviceUUID: BluetoothUUID, characteristicUUID: BluetoothUUID, valueHandle: AttributeHandle,
                 configurationHandle: AttributeHandle, kind: NotificationKind) {
         self.serviceUUID = serviceUUID

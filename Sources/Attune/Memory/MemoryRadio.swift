@@ -32,6 +32,7 @@ public final class MemoryRadio: Sendable {
 
     let state = Mutex(State())
 
+    /// A powered radio with nobody on it.
     public init() {}
 
     /// A fresh random static address (top two bits set) for a new controller.

@@ -1,14 +1,18 @@
 /// A read or write of a dynamic characteristic, waiting for the application's answer,
 /// like `CBATTRequest`. Answer with ``PeripheralManager/respond(to:withResult:)``.
 public struct ATTRequest: Hashable, Sendable, Identifiable {
+    /// Read or write.
     public enum Kind: Hashable, Sendable {
         case read
         /// `expectsResponse` is false for Write Command: no answer is needed.
         case write(expectsResponse: Bool)
     }
 
+    /// The server's handle on the request.
     public var id: ApplicationRequestID
+    /// Read or write, and whether a write expects a response.
     public var kind: Kind
+    /// Who asked.
     public var central: Central
     /// The attribute read or (first) written.
     public var handle: AttributeHandle

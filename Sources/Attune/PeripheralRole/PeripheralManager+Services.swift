@@ -77,5 +77,6 @@ extension PeripheralManager {
         advertising = nil
     }
 
+    /// Whether advertising is on, like `isAdvertising`.
     public var isAdvertising: Bool { advertising != nil }
 }

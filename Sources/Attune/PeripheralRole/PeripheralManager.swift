@@ -5,6 +5,7 @@
 /// ``remove(_:)`` change the database. Stored values are answered by the server;
 /// dynamic ones arrive on ``requests`` for ``respond(to:withResult:)``.
 public actor PeripheralManager {
+    /// The transport this manager was opened on.
     public nonisolated let transport: BluetoothTransport
     let backend: any ControllerBackend
     let clock = MonotonicClock()

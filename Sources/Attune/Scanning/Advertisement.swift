@@ -6,6 +6,7 @@ import Foundation
 /// Built from an HCI LE (Extended) Advertising Report with the shared AD parser
 /// (``AdvertisingData``). A scan response is folded in with ``merge(scanResponse:)``.
 public struct Advertisement: Hashable, Sendable {
+    /// The advertiser's address.
     public var address: BluetoothAddress
     /// nil for an anonymous extended advertisement (no address sent).
     public var addressType: BluetoothAddressType?
@@ -27,6 +28,7 @@ public struct Advertisement: Hashable, Sendable {
     public var manufacturerData: [UInt16: [UInt8]]
     /// The advertised Tx Power Level in dBm, else the TX power of an extended report.
     public var txPowerLevel: Int?
+    /// The Flags AD structure, when sent.
     public var flags: AdvertisingFlags?
     /// The GAP Appearance value.
     public var appearance: UInt16?
@@ -39,6 +41,7 @@ public struct Advertisement: Hashable, Sendable {
     public var isScanResponse: Bool
     /// The decoded advertising data, and the scan response if one was merged.
     public var data: AdvertisingData
+    /// The scan response merged in, if any.
     public var scanResponseData: AdvertisingData?
 
     /// Every service UUID, complete lists first.

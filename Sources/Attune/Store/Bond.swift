@@ -15,8 +15,10 @@ public struct Bond: Hashable, Sendable, Codable {
     public var keySize: Int
     /// MITM-protected pairing.
     public var isAuthenticated: Bool
+    /// Keys from LE Secure Connections pairing.
     public var isSecureConnections: Bool
 
+    /// Keys from a pairing.
     public init(longTermKey: [UInt8], encryptedDiversifier: UInt16 = 0, random: UInt64 = 0,
                 identityResolvingKey: [UInt8]? = nil, signatureResolvingKey: [UInt8]? = nil, keySize: Int = 16,
                 isAuthenticated: Bool = false, isSecureConnections: Bool = true) {

@@ -11,7 +11,9 @@ import Glibc
 /// A file that does not decode is moved aside (`NAME.corrupt-SECONDS`) and reported in
 /// ``problems``; the other peripherals load normally and the store stays writable.
 public final class FileStore: Store {
+    /// Where the record files live.
     public let directory: String
+    /// Files that could not be used when the store was opened.
     public let problems: [StoreProblem]
     private let state: Mutex<[UUID: PeripheralRecord]>
 

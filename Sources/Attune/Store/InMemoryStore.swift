@@ -5,6 +5,7 @@ import Synchronization
 public final class InMemoryStore: Store {
     private let state: Mutex<[UUID: PeripheralRecord]>
 
+    /// A store holding `records`.
     public init(_ records: [PeripheralRecord] = []) {
         state = Mutex(Dictionary(records.map { ($0.identifier, $0) }, uniquingKeysWith: { _, new in new }))
     }

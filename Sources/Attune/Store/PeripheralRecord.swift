@@ -3,8 +3,11 @@ import Foundation
 /// What a ``Store`` remembers about one peripheral, so a restarted process resumes it
 /// like Core Bluetooth's `willRestoreState`.
 public struct PeripheralRecord: Hashable, Sendable, Codable {
+    /// The peripheral's identifier (derived from address and type).
     public var identifier: UUID
+    /// The address to connect to.
     public var address: BluetoothAddress
+    /// Public or random.
     public var addressType: BluetoothAddressType
     /// The last name it advertised or its GAP Device Name.
     public var name: String?
@@ -12,10 +15,12 @@ public struct PeripheralRecord: Hashable, Sendable, Codable {
     public var cache: GATTCache?
     /// Everything subscribed, re-written on the next connection.
     public var subscriptions: [Subscription]
+    /// Pairing keys, when bonded.
     public var bond: Bond?
     /// Reconnect automatically after a restart (a gateway's "keep connected").
     public var autoConnect: Bool
 
+    /// A record for the device at `address`; the identifier follows from it.
     public init(address: BluetoothAddress, addressType: BluetoothAddressType, name: String? = nil,
                 cache: GATTCache? = nil, subscriptions: [Subscription] = [], bond: Bond? = nil,
                 autoConnect: Bool = false) {

@@ -2,11 +2,14 @@
 public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was being done ("write", "rename", "encode"...).
     public var operation: String
+    /// The file or directory concerned.
     public var path: String
     /// The errno, when a system call failed.
     public var code: Int32?
+    /// What went wrong, for people.
     public var detail: String
 
+    /// An error from its parts.
     public init(operation: String, path: String, code: Int32? = nil, detail: String) {
         self.operation = operation
         self.path = path

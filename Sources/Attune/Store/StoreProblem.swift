@@ -7,6 +7,7 @@ public struct StoreProblem: Hashable, Sendable, CustomStringConvertible {
     /// Why it could not be used.
     public var reason: String
 
+    /// A problem from its parts.
     public init(path: String, movedTo: String?, reason: String) {
         self.path = path
         self.movedTo = movedTo

@@ -1,15 +1,22 @@
 /// What ``PeripheralManager/startAdvertising(localName:serviceUUIDs:manufacturerData:serviceData:txPowerLevel:appearance:connectable:)``
 /// puts on the air.
 public struct AdvertisingParameters: Hashable, Sendable {
+    /// Sent as Complete Local Name.
     public var localName: String?
+    /// Sent as complete lists, grouped by width.
     public var serviceUUIDs: [BluetoothUUID]
     /// Company identifier and data.
     public var manufacturerData: [UInt16: [UInt8]]
+    /// Service data by service UUID.
     public var serviceData: [BluetoothUUID: [UInt8]]
+    /// Tx Power Level in dBm.
     public var txPowerLevel: Int8?
+    /// The GAP Appearance value.
     public var appearance: UInt16?
+    /// Connectable (ADV_IND) or not (ADV_NONCONN_IND).
     public var isConnectable: Bool
 
+    /// What to advertise.
     public init(localName: String? = nil, serviceUUIDs: [BluetoothUUID] = [], manufacturerData: [UInt16: [UInt8]] = [:],
                 serviceData: [BluetoothUUID: [UInt8]] = [:], txPowerLevel: Int8? = nil, appearance: UInt16? = nil,
                 isConnectable: Bool = true) {
