@@ -56,10 +56,11 @@ public final class CentralManager: Sendable {
     ///   - allowDuplicates: every report; otherwise each device once, then once more
     ///     when its scan response adds to it.
     /// - Returns: advertisements until the consumer stops iterating (which stops the scan).
+    ///   A consumer that falls more than 1024 reports behind loses the oldest.
     /// - Throws: ``AttuneError/unavailable(_:)`` unless powered on.
     public func scan(services: [BluetoothUUID]? = nil, allowDuplicates: Bool = false)
         throws(AttuneError) -> AsyncStream<Advertisement> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Advertisement.self)
+        let (stream, continuation) = AsyncStream.makeStream(of: Advertisement.self, bufferingPolicy: .bufferingNewest(1024))
         let seen = Mutex<[BluetoothAddress: Advertisement]>([:])
         let token = try backend.startScanning { report in
             let delivered: Advertisement? = seen.withLock { seen in

@@ -34,9 +34,11 @@ extension Peripheral {
     /// The characteristic's notified or indicated values, from now on. The stream ends
     /// when notifications are turned off, and fails with the reason when the
     /// subscription ends (disconnect without reconnect, characteristic gone, CCCD write
-    /// refused after a reconnect).
+    /// refused after a reconnect). A consumer that falls more than 4096 values behind
+    /// loses the oldest ones, so memory stays bounded.
     public func notifications(for characteristic: Characteristic) -> AsyncThrowingStream<[UInt8], any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self, throwing: (any Error).self)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self, throwing: (any Error).self,
+                                                                       bufferingPolicy: .bufferingNewest(4096))
         let id = nextListener
         nextListener += 1
         let handle = characteristic.valueHandle

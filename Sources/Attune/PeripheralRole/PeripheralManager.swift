@@ -35,7 +35,7 @@ public actor PeripheralManager {
     public init(transport: BluetoothTransport = .default, name: String = "Attune", appearance: UInt16 = 0) throws(AttuneError) {
         self.transport = transport
         backend = transport.makeBackend()
-        (requests, requestContinuation) = AsyncStream.makeStream(of: ATTRequest.self)
+        (requests, requestContinuation) = AsyncStream.makeStream(of: ATTRequest.self, bufferingPolicy: .bufferingNewest(4096))
         let gap = ServiceDefinition(BluetoothUUID(0x1800), characteristics: [
             CharacteristicDefinition(BluetoothUUID(0x2A00), properties: [.read], value: Array(name.utf8)),
             CharacteristicDefinition(BluetoothUUID(0x2A01), properties: [.read],

@@ -13,7 +13,12 @@ final class Broadcast<Element: Sendable>: Sendable {
     private let state: Mutex<State>
     private let bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
 
-    init(latest: Element? = nil, bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded) {
+    /// Each listener keeps at most this many undelivered values (the newest), so a
+    /// listener that stops reading cannot make memory grow without bound.
+    static var defaultBufferLimit: Int { 4096 }
+
+    init(latest: Element? = nil,
+         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .bufferingNewest(defaultBufferLimit)) {
         state = Mutex(State(latest: latest))
         self.bufferingPolicy = bufferingPolicy
     }
