@@ -244,6 +244,16 @@ struct ConnectionLifecycleTests {
         #expect(m.reconnectAt == nil)
     }
 
+    @Test func gatewaysMayRetryEvenTheFirstConnection() {
+        var m = ConnectionLifecycle(configuration: LifecycleConfiguration(
+            reconnect: .automatic(Backoff(jitter: 0)), retriesFirstConnection: true))
+        _ = m.connect(at: .zero)
+        let failed = m.linkFailed(.hci(HCIStatus(0x3E)), at: seconds(1))
+        #expect(failed.events == [.connectFailed(.connectionFailed(.hci(HCIStatus(0x3E)))), .phase(.disconnected),
+                                  .disconnected(.hci(HCIStatus(0x3E)), reconnectAt: seconds(2))])
+        #expect(m.tick(at: seconds(2)).contains(.openLink))
+    }
+
     @Test func connectDuringPendingReconnectStartsAtOnceAndReportsFailure() {
         let config = LifecycleConfiguration(reconnect: .automatic(Backoff(jitter: 0)))
         var m = Self.readyMachine(config)

@@ -64,4 +64,29 @@ struct ReconnectTests {
         let event = try await first(events, "disconnect") { if case .disconnected = $0 { true } else { false } }
         #expect(event == .disconnected(.hci(HCIStatus(0x13)), reconnectAt: nil))
     }
+
+    @Test func resumedGatewayKeepsTryingDevicesThatAreAway() async throws {
+        let radio = MemoryRadio()
+        let manager = try PeripheralManager(transport: .memory(radio), name: "Later")
+        // Learn the peripheral's address once, as an earlier run of the gateway would have.
+        try await manager.startAdvertising(localName: "Later")
+        let scout = CentralManager(transport: .memory(radio))
+        let ad = try await first(try scout.scan(), "advertisement") { $0.localName == "Later" }
+        await manager.stopAdvertising()
+
+        var record = PeripheralRecord(address: ad.address, addressType: .random, name: "Later")
+        record.autoConnect = true
+        let gateway = CentralManager(transport: .memory(radio), store: InMemoryStore([record]))
+        let peripheral = try #require(gateway.restoredPeripherals.first)
+        let events = peripheral.lifecycleEvents
+        let backoff = Backoff(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(30), jitter: 0)
+        let result = await gateway.resumeAutoConnect(timeout: .milliseconds(50), backoff: backoff)
+        #expect(result.connected.isEmpty)
+        #expect(result.failed[record.identifier] == .connectionTimeout)
+
+        try await manager.startAdvertising(localName: "Later")
+        _ = try await collect(events, until: .phase(.ready))
+        #expect(await peripheral.state == .connected)
+        await gateway.cancelConnection(peripheral)
+    }
 }

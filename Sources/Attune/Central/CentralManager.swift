@@ -160,7 +160,9 @@ public final class CentralManager: Sendable {
     }
 
     /// Reconnects every remembered peripheral marked `autoConnect`, each with automatic
-    /// reconnect; returns the ones that connected and the errors of the others.
+    /// reconnect; returns the ones that connected and the errors of the others. Those
+    /// keep trying in the background with the backoff, and their lifecycle events say
+    /// when they connect (until ``cancelConnection(_:)``).
     public func resumeAutoConnect(timeout: Duration = .seconds(30), backoff: Backoff = .standard)
         async -> (connected: [Peripheral], failed: [UUID: AttuneError]) {
         var connected: [Peripheral] = []
@@ -168,7 +170,8 @@ public final class CentralManager: Sendable {
         for record in store.records() where record.autoConnect {
             let p = peripheral(address: record.address, type: record.addressType, name: record.name)
             do throws(AttuneError) {
-                try await connect(p, timeout: timeout, reconnect: .automatic(backoff))
+                if let cause = backend.status.cause { throw .unavailable(cause) }
+                try await p.connect(timeout: timeout, reconnect: .automatic(backoff), retryFirst: true)
                 connected.append(p)
             } catch {
                 failed[record.identifier] = error

@@ -1,9 +1,10 @@
 extension Peripheral {
     /// Connects, and returns once the connection is ready (MTU exchanged, the GATT
     /// cache validated or the database discovered, subscriptions restored).
-    func connect(timeout: Duration, reconnect: ReconnectPolicy) async throws(AttuneError) {
+    func connect(timeout: Duration, reconnect: ReconnectPolicy, retryFirst: Bool = false) async throws(AttuneError) {
         lifecycle.configuration.connectTimeout = timeout
         lifecycle.configuration.reconnect = reconnect
+        lifecycle.configuration.retriesFirstConnection = retryFirst
         if lifecycle.phase == .ready { return }
         do {
             try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in

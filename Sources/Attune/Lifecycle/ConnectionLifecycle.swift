@@ -172,7 +172,8 @@ public struct ConnectionLifecycle: Sendable {
 
     /// After a failed attempt or a drop: wait and retry if the policy says so, else stop.
     mutating func afterLoss(reason: DisconnectReason, error: AttuneError, at now: MonotonicTime) -> [LifecycleAction] {
-        guard case .automatic(let backoff) = configuration.reconnect, wasEstablished else {
+        guard case .automatic(let backoff) = configuration.reconnect,
+              wasEstablished || configuration.retriesFirstConnection else {
             return becomeDisconnected(reason: reason, endingWith: error)
         }
         // The top 53 bits as a fraction in 0..<1, spelled out so a fixed generator gives a

@@ -13,14 +13,20 @@ public struct LifecycleConfiguration: Hashable, Sendable {
     /// Discover the whole database when no valid cache exists, so ``LifecyclePhase/ready``
     /// always comes with a GATT tree. Off: discovery waits for the application.
     public var discoversOnConnect: Bool
+    /// With automatic reconnect, keep trying when the very first attempt fails too (a
+    /// gateway resuming its devices after a restart, when some are out of range). Off:
+    /// only connections that were once established are re-established.
+    public var retriesFirstConnection: Bool
 
     /// Core Bluetooth-like defaults: 30 s connect timeout, no automatic reconnect.
     public init(connectTimeout: Duration = .seconds(30), disconnectTimeout: Duration = .seconds(5),
-                reconnect: ReconnectPolicy = .off, preferredMTU: Int = 517, discoversOnConnect: Bool = true) {
+                reconnect: ReconnectPolicy = .off, preferredMTU: Int = 517, discoversOnConnect: Bool = true,
+                retriesFirstConnection: Bool = false) {
         self.connectTimeout = connectTimeout
         self.disconnectTimeout = disconnectTimeout
         self.reconnect = reconnect
         self.preferredMTU = preferredMTU
         self.discoversOnConnect = discoversOnConnect
+        self.retriesFirstConnection = retriesFirstConnection
     }
 }
