@@ -141,3 +141,34 @@ struct ManagerStateCauseTests {
         #expect(DisconnectReason.connectionTimeout.description == "connection attempt timed out")
     }
 }
+
+@Suite("Included services", .timeLimit(.minutes(1)))
+struct IncludedServiceTests {
+    @Test func includedServicesAreDiscovered() async throws {
+        let radio = MemoryRadio()
+        let manager = try PeripheralManager(transport: .memory(radio))
+        let published = try await manager.add(contentsOf: [
+            ServiceDefinition(BluetoothUUID(0x180A), primary: false, id: "info", characteristics: [
+                CharacteristicDefinition(BluetoothUUID(0x2A29), properties: [.read], value: Array("Attune".utf8)),
+            ]),
+            ServiceDefinition(BluetoothUUID(0x180D), includes: ["info"], characteristics: [
+                CharacteristicDefinition(BluetoothUUID(0x2A37), properties: [.notify]),
+            ]),
+        ])
+        #expect(published.map(\.uuid) == [BluetoothUUID(0x180A), BluetoothUUID(0x180D)])
+        try await manager.startAdvertising(localName: "Inc")
+        let central = CentralManager(transport: .memory(radio))
+        let ad = try await first(try central.scan(), "advertisement") { $0.localName == "Inc" }
+        let peripheral = central.peripheral(for: ad)
+        try await central.connect(peripheral)
+        let heart = try #require(try await peripheral.discoverServices([BluetoothUUID(0x180D)]).first)
+        #expect(try await peripheral.discoverServices([BluetoothUUID(0x180A)]).isEmpty, "secondary: not a primary service")
+        let included = try await peripheral.discoverIncludedServices(for: heart)
+        #expect(included.map(\.uuid) == [BluetoothUUID(0x180A)])
+        #expect(included.first?.isPrimary == false)
+        let info = try await peripheral.discoverCharacteristics(for: included[0])
+        #expect(try await peripheral.readValue(for: info[0]) == Array("Attune".utf8))
+        #expect(await peripheral.services?.first { $0.uuid == BluetoothUUID(0x180D) }?.includedServiceHandles
+                == [included[0].startHandle])
+    }
+}

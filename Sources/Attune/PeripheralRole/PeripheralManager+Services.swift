@@ -3,15 +3,24 @@ extension PeripheralManager {
     /// subscribed to Service Changed are told; others learn through the Database Hash.
     @discardableResult
     public func add(_ service: ServiceDefinition) throws(AttuneError) -> PublishedService {
+        try add(contentsOf: [service])[0]
+    }
+
+    /// Publishes several services at once, in order: services that include one another
+    /// (``ServiceDefinition/includes`` names another's ``ServiceDefinition/id``) must
+    /// come in the same call. One Service Changed covers them all.
+    @discardableResult
+    public func add(contentsOf definitions: [ServiceDefinition]) throws(AttuneError) -> [PublishedService] {
+        guard !definitions.isEmpty else { return [] }
         let last = server.database.attributes.map { $0.groupEnd ?? $0.handle }.max() ?? AttributeHandle(0)
         guard let start = last.successor else { throw .operationNotSupported("the attribute database is full") }
-        var placed = service
-        placed.handle = start
+        var placed = definitions
+        placed[0].handle = start
         let attributes: [Attribute]
         do {
-            attributes = try AttributeDatabase(services: [placed]).attributes
+            attributes = try AttributeDatabase(services: placed).attributes
         } catch {
-            throw .operationNotSupported("service \(service.uuid) does not build: \(error)")
+            throw .operationNotSupported("services \(definitions.map(\.uuid)) do not build: \(error)")
         }
         var out = GATTServerOutput()
         do {
@@ -19,13 +28,11 @@ extension PeripheralManager {
                 try db.insert(attributes)
             }
         } catch {
-            throw .operationNotSupported("service \(service.uuid) cannot be added: \(error)")
+            throw .operationNotSupported("services \(definitions.map(\.uuid)) cannot be added: \(error)")
         }
         flush(out)
-        guard let published = services.first(where: { $0.startHandle == start }) else {
-            throw .attributeNotFound("service \(service.uuid) after adding it")
-        }
-        return published
+        let starts = Set(attributes.filter(\.isServiceDeclaration).map(\.handle))
+        return services.filter { starts.contains($0.startHandle) }
     }
 
     /// Withdraws a published service, like `remove(_:)`; Service Changed follows.
