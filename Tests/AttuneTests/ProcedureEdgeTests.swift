@@ -172,3 +172,46 @@ struct IncludedServiceTests {
                 == [included[0].startHandle])
     }
 }
+
+/// Without discovery on connect, every discover call runs its own GATT procedure.
+@Suite("Step-by-step discovery", .timeLimit(.minutes(1)))
+struct StepwiseDiscoveryTests {
+    @Test func eachDiscoveryRunsItsProcedure() async throws {
+        let radio = MemoryRadio()
+        let manager = try PeripheralManager(transport: .memory(radio))
+        let published = try await manager.add(EndToEndTests.heartRateService())
+        try await manager.startAdvertising(localName: "Steps")
+        let central = CentralManager(transport: .memory(radio))
+        let ad = try await first(try central.scan(), "advertisement") { $0.localName == "Steps" }
+        let peripheral = central.peripheral(for: ad)
+        let events = peripheral.lifecycleEvents
+        try await central.connect(peripheral, discoverDatabase: false)
+        let seen = try await collect(events, until: .phase(.ready))
+        #expect(!seen.contains(.phase(.discovering)))
+
+        let all = try await peripheral.discoverServices()
+        #expect(all.map(\.uuid) == [BluetoothUUID(0x1800), BluetoothUUID(0x1801), EndToEndTests.heartRate])
+        let byUUID = try await peripheral.discoverServices([EndToEndTests.heartRate])
+        #expect(byUUID.map(\.startHandle) == [published.startHandle])
+        let characteristics = try await peripheral.discoverCharacteristics(for: byUUID[0])
+        #expect(characteristics.map(\.valueHandle) == published.characteristics.map(\.valueHandle))
+        let measurement = characteristics[0]
+        #expect(measurement.descriptors == nil)
+        // Subscribing finds the CCCD by discovering descriptors on demand.
+        let values = await peripheral.notifications(for: measurement)
+        try await peripheral.setNotifyValue(true, for: measurement)
+        let tree = try #require(await peripheral.services?.first { $0.uuid == EndToEndTests.heartRate })
+        #expect(tree.characteristics?.first?.descriptors?.map(\.uuid) == [GATTAttributeType.clientCharacteristicConfiguration])
+        try await within(5, "subscribed") {
+            while await manager.subscribedCentrals(for: published.characteristics[0]).isEmpty {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        #expect(await manager.updateValue([0, 99], for: published.characteristics[0]))
+        var iterator = values.makeAsyncIterator()
+        #expect(try await iterator.next() == [0, 99])
+        #expect(await peripheral.subscriptions.first?.serviceUUID == EndToEndTests.heartRate)
+        let body = characteristics[1]
+        #expect(try await peripheral.readValue(for: body) == [0x01])
+    }
+}

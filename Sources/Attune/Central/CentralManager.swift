@@ -113,13 +113,16 @@ public final class CentralManager: Sendable {
     /// - Parameters:
     ///   - timeout: how long the link may take to come up; 30 s by default.
     ///   - reconnect: what to do when the connection later drops.
+    ///   - discoverDatabase: discover the whole database while connecting (or validate
+    ///     the cached one), so later discovery calls need no traffic. Off: each
+    ///     `discover…` call runs its own GATT procedure, as in Core Bluetooth.
     /// - Throws: ``AttuneError/connectionTimeout``, ``AttuneError/connectionFailed(_:)``,
     ///   ``AttuneError/peripheralDisconnected(_:)`` (dropped while setting up),
     ///   ``AttuneError/cancelled`` or ``AttuneError/unavailable(_:)``.
     public func connect(_ peripheral: Peripheral, timeout: Duration = .seconds(30),
-                        reconnect: ReconnectPolicy = .off) async throws(AttuneError) {
+                        reconnect: ReconnectPolicy = .off, discoverDatabase: Bool = true) async throws(AttuneError) {
         if let cause = backend.status.cause { throw .unavailable(cause) }
-        try await peripheral.connect(timeout: timeout, reconnect: reconnect)
+        try await peripheral.connect(timeout: timeout, reconnect: reconnect, discoverDatabase: discoverDatabase)
     }
 
     /// Connects to an address; see ``connect(_:timeout:reconnect:)``.

@@ -1,7 +1,9 @@
 extension Peripheral {
     /// Connects, and returns once the connection is ready (MTU exchanged, the GATT
     /// cache validated or the database discovered, subscriptions restored).
-    func connect(timeout: Duration, reconnect: ReconnectPolicy, retryFirst: Bool = false) async throws(AttuneError) {
+    func connect(timeout: Duration, reconnect: ReconnectPolicy, retryFirst: Bool = false,
+                 discoverDatabase: Bool = true) async throws(AttuneError) {
+        lifecycle.configuration.discoversOnConnect = discoverDatabase
         lifecycle.configuration.connectTimeout = timeout
         lifecycle.configuration.reconnect = reconnect
         lifecycle.configuration.retriesFirstConnection = retryFirst
