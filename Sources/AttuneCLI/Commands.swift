@@ -4,5 +4,6 @@ enum Commands {
         PDUCommand.self,
         DecodeCommand.self,
         ScanCommand.self,
+        ConformanceCommand.self,
     ] }
 }
