@@ -104,6 +104,17 @@ public final class UserlandHost: Sendable {
         state.withLock { $0.channels[handle] }
     }
 
+    /// Starts a request without waiting for it; its completion is dropped. Requests
+    /// submitted from one thread reach the controller in order.
+    public func submit(_ request: HostRequest) {
+        state.withLock { state in
+            guard state.stopped == nil else { return }
+            let id = HostRequestID(state.nextID)
+            state.nextID += 1
+            execute(state.host.perform(request, id: id, at: .now), &state)
+        }
+    }
+
     /// Queues an L2CAP payload without waiting; dropped if the link is gone.
     func enqueueL2CAP(handle: UInt16, channel: L2CAPChannelID, payload: [UInt8]) {
         state.withLock { state in
