@@ -415,8 +415,13 @@ class Lab:
                 self.any_connection().gatt_client.request_mtu(int(words[1])), 5)
             return {"mtu": mtu}
         if name == "judge":
-            address = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS)
-            return await Judge(self.first_central(), self.args.notify_count).run(address)
+            # An address (random), or a name to scan for: our peripheral's address is
+            # chosen at random by the host under test.
+            try:
+                target = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS)
+            except Exception:
+                target = words[1]
+            return await Judge(self.first_central(), self.args.notify_count).run(target)
         if name in ("bench-read", "bench-write"):
             return await self.bench(name, [int(w, 0) for w in words[1:]])
         raise RuntimeError(f"unknown command {name}")
