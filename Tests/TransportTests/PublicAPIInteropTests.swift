@@ -80,4 +80,71 @@ struct PublicAPIInteropTests {
         let bumbleSide = try lab.waitFor("disconnected")
         #expect(bumbleSide.int("reason") == 0x13)
     }
+
+    /// Scans until every named device has been seen, then returns their peripherals.
+    static func find(_ names: [String], with central: CentralManager) async throws -> [Peripheral] {
+        var found: [String: Advertisement] = [:]
+        for await advertisement in try central.scan() {
+            if let name = advertisement.localName, names.contains(name) { found[name] = advertisement }
+            if found.count == names.count { break }
+        }
+        return try names.map { name in
+            let advertisement = try #require(found[name])
+            return central.peripheral(for: advertisement)
+        }
+    }
+
+    @Test("our central: Bumble disconnects, and the peripheral reports the reason")
+    func peerDisconnects() async throws {
+        let lab = try InteropLab(role: "peripheral")
+        defer { lab.stop() }
+        let central = try await Self.central(lab)
+        let name = try #require(lab.ready.device(0, "name"))
+        let peripheral = try #require(try await Self.find([name], with: central).first)
+        let events = peripheral.lifecycleEvents
+        try await central.connect(peripheral, timeout: .seconds(10))
+        lab.send("disconnect 0x13")
+        var reason: DisconnectReason?
+        for await event in events {
+            if case .disconnected(let why, _) = event {
+                reason = why
+                break
+            }
+        }
+        #expect(reason == .hci(HCIStatus(0x13)))
+        #expect(await peripheral.state == .disconnected)
+    }
+
+    @Test("our central: two peripherals at once; one leaves, the other keeps working")
+    func twoPeripherals() async throws {
+        let lab = try InteropLab(role: "peripheral", devices: 2)
+        defer { lab.stop() }
+        let central = try await Self.central(lab)
+        let name0 = try #require(lab.ready.device(0, "name"))
+        let name1 = try #require(lab.ready.device(1, "name"))
+        let names = [name0, name1]
+        let peripherals = try await Self.find(names, with: central)
+        for peripheral in peripherals { try await central.connect(peripheral, timeout: .seconds(10)) }
+        var readable: [Characteristic] = []
+        for peripheral in peripherals {
+            let service = try #require(try await peripheral.discoverServices([Self.service]).first)
+            let characteristic = try #require(try await peripheral.discoverCharacteristics([Self.uuid(4)], for: service).first)
+            readable.append(characteristic)
+        }
+        // Reads on both links at the same time.
+        let (c0, c1) = (readable[0], readable[1])
+        let (p0, p1) = (peripherals[0], peripherals[1])
+        async let first = p0.readValue(for: c0)
+        async let second = p1.readValue(for: c1)
+        #expect(try await [first, second] == [Array("attune-by-uuid".utf8), Array("attune-by-uuid".utf8)])
+        await central.cancelConnection(peripherals[0])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while await peripherals[0].state != .disconnected, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(await peripherals[0].state == .disconnected)
+        _ = try lab.waitFor("disconnected")
+        #expect(try await peripherals[1].readValue(for: readable[1]) == Array("attune-by-uuid".utf8))
+        #expect(await peripherals[1].state == .connected)
+    }
 }
