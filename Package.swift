@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "Transport", dependencies: ["ATT", "HCI", "GATT", "Capture", "CBlueZ"]),
         .target(name: "Attune", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport"]),
         .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "ATT", "GATT", "HCI", "Capture", "Transport"]),
-        .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "CAllocCounter"]),
+        .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "CAllocCounter"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT"], resources: []),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),

@@ -18,6 +18,8 @@ enum InteropBenchmark {
         var writes = 2000
         var writeSize = 200
         var json = false
+        /// Also measure through the public API (CentralManager, our GATT client engine).
+        var api = false
     }
 
     static func parse(_ arguments: [String]) -> Options? {
@@ -33,6 +35,7 @@ enum InteropBenchmark {
         if let writes = value("--writes").flatMap({ Int($0) }) { options.writes = max(1, writes) }
         if let size = value("--write-size").flatMap({ Int($0) }) { options.writeSize = min(244, max(1, size)) }
         options.json = arguments.contains("--json")
+        options.api = arguments.contains("--api")
         return options
     }
 
@@ -42,7 +45,14 @@ enum InteropBenchmark {
             return 2
         }
         do {
-            try await measure(options)
+            if options.api {
+                try await InteropAPIBenchmark.measure(
+                    endpoint: options.endpoint.description, peer: options.peer, readHandle: options.readHandle,
+                    writeHandle: options.writeHandle, reads: options.reads, writes: options.writes,
+                    writeSize: options.writeSize, json: options.json)
+            } else {
+                try await measure(options)
+            }
             return 0
         } catch {
             FileHandle.standardError.write(Data("attune-bench --interop: \(error)\n".utf8))
@@ -90,7 +100,10 @@ enum InteropBenchmark {
             + Array(repeating: 0x5A, count: options.writeSize)
         let barrier: [UInt8] = [0x0A, UInt8(options.writeHandle & 0xFF), UInt8(options.writeHandle >> 8)]
         let start = ContinuousClock.now
-        for _ in 0..<options.writes { try await host.sendATT(write, on: handle) }
+        for _ in 0..<options.writes {
+            await host.sendReady(on: handle)
+            try await host.sendATT(write, on: handle)
+        }
         // ATT is sequential: the read's answer means every write before it was handled.
         try await host.sendATT(barrier, on: handle)
         _ = try await nextPDU()
@@ -108,4 +121,5 @@ enum InteropBenchmark {
             print("attune Write Without Response: \(Int(bytesPerSecond)) B/s (\(Int(Double(options.writes) / seconds)) writes/s of \(options.writeSize) B)")
         }
     }
+
 }

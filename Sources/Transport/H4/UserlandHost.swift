@@ -135,11 +135,13 @@ public final class UserlandHost: Sendable {
         }
     }
 
-    func canSend(on handle: UInt16) -> Bool {
+    /// True when nothing of this connection waits for controller buffers.
+    public func canSend(on handle: UInt16) -> Bool {
         state.withLock { $0.host.connection(handle) != nil && $0.host.queuedACLPacketCount(on: handle) == 0 }
     }
 
-    func sendReady(on handle: UInt16) async {
+    /// Returns once ``canSend(on:)`` is true, or the connection is gone: pace bulk sends on it.
+    public func sendReady(on handle: UInt16) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             state.withLock { state in
                 if state.host.connection(handle) == nil || state.host.queuedACLPacketCount(on: handle) == 0 {
