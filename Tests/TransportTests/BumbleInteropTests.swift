@@ -14,7 +14,7 @@ struct BumbleInteropTests {
     static func start(role: String = "peripheral", devices: Int = 1, hostControllers: Int = 1,
                       commandSet: HostConfiguration.CommandSet = .automatic,
                       name: String = #function) async throws -> (InteropLab, HostUnderTest, ControllerInfo) {
-        let lab = try InteropLab(role: role, hostControllers: hostControllers, devices: devices, name: name)
+        let lab = try await InteropLab.start(role: role, hostControllers: hostControllers, devices: devices, name: name)
         let ours = try HostUnderTest(port: lab.port(0), commandSet: commandSet, captureDirectory: lab.captureDirectory)
         let info = try await ours.host.start()
         return (lab, ours, info)
@@ -76,7 +76,7 @@ struct BumbleInteropTests {
         #expect(connection.role == .central)
         #expect(connection.peerAddressType == .random)
         #expect(connection.ownAddressType == .random)
-        try lab.waitFor("connected")
+        try await lab.waitFor("connected")
 
         let longRead = try #require(lab.ready.handle("long_read"))
         // At the default MTU of 23, a Read Response carries MTU − 1 = 22 bytes.
@@ -105,7 +105,7 @@ struct BumbleInteropTests {
 
         let completion = try await ours.host.perform(.disconnect(handle: connection.handle, reason: 0x13))
         guard case .disconnected = completion else { Issue.record("disconnect completed with \(completion)"); return }
-        let bumbleSide = try lab.waitFor("disconnected")
+        let bumbleSide = try await lab.waitFor("disconnected")
         #expect(bumbleSide.int("reason") == 0x13)
         #expect(ours.host.connectionHandles.isEmpty)
 
@@ -144,7 +144,7 @@ struct BumbleInteropTests {
         let (lab, ours, _) = try await Self.start()
         defer { lab.stop() }
         let connection = try await Self.connect(ours, lab)
-        try lab.waitFor("connected")
+        try await lab.waitFor("connected")
         lab.send("disconnect 0x13")
         let reason = try await ours.waitFor("disconnection") { event -> HCIStatus? in
             if case .disconnected(connection.handle, let reason) = event { return reason }
@@ -160,8 +160,8 @@ struct BumbleInteropTests {
         let (lab, ours, _) = try await Self.start()
         defer { lab.stop() }
         let connection = try await Self.connect(ours, lab)
-        try lab.waitFor("connected")
-        let result = try lab.run("pair")
+        try await lab.waitFor("connected")
+        let result = try await lab.run("pair")
         #expect(result.bool("paired") == false)
         #expect(result.int("reason") == 0x05, "Pairing Failed reason Pairing Not Supported: \(result)")
         _ = try await ours.waitFor("pairing refusal") { event -> Bool? in
@@ -179,7 +179,7 @@ struct BumbleInteropTests {
         let name = Array("AttuneHost".utf8)
         _ = try await ours.host.perform(.startAdvertising(AdvertisingConfiguration(
             data: [0x02, 0x01, 0x06, UInt8(name.count + 1), 0x09] + name)))
-        let connect = try lab.run("connect \(HostUnderTest.randomAddress(0)) random")
+        let connect = try await lab.run("connect \(HostUnderTest.randomAddress(0)) random")
         #expect(connect.bool("ok") == true, "\(connect)")
         let connection = try await ours.waitFor("peripheral connection") { event -> ConnectionInfo? in
             if case .connected(let info) = event { return info }
@@ -187,7 +187,7 @@ struct BumbleInteropTests {
         }
         #expect(connection.role == .peripheral)
         #expect(connection.peerAddressType == .random)
-        let result = try lab.run("pair")
+        let result = try await lab.run("pair")
         #expect(result.bool("paired") == false)
         #expect(result.int("reason") == 0x05, "Pairing Failed reason Pairing Not Supported: \(result)")
         _ = try await ours.waitFor("pairing refusal") { event -> Bool? in
@@ -200,7 +200,7 @@ struct BumbleInteropTests {
         #expect(pdu == [0x02, 100, 0])
         // Answer it by hand (no GATT server yet): Server Rx MTU 23, so 23 is agreed.
         try await ours.host.sendATT([0x03, 23, 0], on: connection.handle)
-        let agreed = try lab.waitFor("result") { $0.string("command") == "exchange-mtu" }
+        let agreed = try await lab.waitFor("result") { $0.string("command") == "exchange-mtu" }
         #expect(agreed.int("mtu") == 23, "\(agreed)")
         try await ours.verifyCapture()
     }
@@ -210,8 +210,8 @@ struct BumbleInteropTests {
         let (lab, ours, _) = try await Self.start()
         defer { lab.stop() }
         let connection = try await Self.connect(ours, lab)
-        try lab.waitFor("connected")
-        let accepted = try lab.run("update-params 30 50 0 4000")
+        try await lab.waitFor("connected")
+        let accepted = try await lab.run("update-params 30 50 0 4000")
         #expect(accepted.bool("accepted") == true, "\(accepted)")
         let answered = try await ours.waitFor("update request") { event -> Bool? in
             if case .connectionParameterUpdateRequested(connection.handle, _, let ok) = event { return ok }
@@ -223,7 +223,7 @@ struct BumbleInteropTests {
             return nil
         }
         // A supervision timeout of 100 ms is not above (1 + 0) × 50 ms × 2: reject.
-        let rejected = try lab.run("update-params 30 50 0 100")
+        let rejected = try await lab.run("update-params 30 50 0 100")
         #expect(rejected.bool("accepted") == false, "\(rejected)")
         let secondAnswer = try await ours.waitFor("second update request", skipping: 1) { event -> Bool? in
             if case .connectionParameterUpdateRequested(connection.handle, _, let ok) = event { return ok }
@@ -238,8 +238,8 @@ struct BumbleInteropTests {
         let (lab, ours, _) = try await Self.start()
         defer { lab.stop() }
         let connection = try await Self.connect(ours, lab)
-        try lab.waitFor("connected")
-        let result = try lab.run("open-coc 0x0080")
+        try await lab.waitFor("connected")
+        let result = try await lab.run("open-coc 0x0080")
         #expect(result.bool("opened") == false, "\(result)")
         let spsm = try await ours.waitFor("CoC refusal") { event -> UInt16? in
             if case .creditBasedConnectionRefused(connection.handle, let spsm) = event { return spsm }
@@ -305,7 +305,7 @@ struct BumbleInteropTests {
 
     @Test("ATT channel per connection: PDUs through UserlandATTChannel, write-without-response burst under flow control, close")
     func attChannels() async throws {
-        let lab = try InteropLab(role: "peripheral", devices: 2)
+        let lab = try await InteropLab.start(role: "peripheral", devices: 2)
         defer { lab.stop() }
         let host = try UserlandHost(endpoint: .tcp(host: "127.0.0.1", port: UInt16(lab.port(0))),
                                     configuration: HostConfiguration(randomAddress: HostUnderTest.randomAddress(0)),
@@ -365,13 +365,13 @@ struct BumbleInteropTests {
                              "disconnect"]
 
     @Test("judge self-check: Bumble's GATT client passes every cell against the Bumble peripheral")
-    func judgeSelfCheck() throws {
+    func judgeSelfCheck() async throws {
         // Proves the judge and the declared database before the judge is pointed at our
         // GATT server: a failure there is then ours, not the harness's.
-        let lab = try InteropLab(role: "peripheral,central", hostControllers: 0, devices: 2)
+        let lab = try await InteropLab.start(role: "peripheral,central", hostControllers: 0, devices: 2)
         defer { lab.stop() }
         let address = try #require(lab.ready.device(0, "address"))
-        let verdict = try lab.run("judge \(address)", timeout: .seconds(60))
+        let verdict = try await lab.run("judge \(address)", timeout: .seconds(60))
         let cells = verdict.cells()
         #expect(Set(cells.keys) == Set(Self.judgeCells), "\(verdict)")
         for name in Self.judgeCells {

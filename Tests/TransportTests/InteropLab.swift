@@ -90,8 +90,8 @@ final class InteropLab: Sendable {
     /// The ready event: ports, device addresses, attribute handles.
     private(set) nonisolated(unsafe) var ready: Event!
 
-    /// Starts the lab and waits for its ready line.
-    init(role: String, hostControllers: Int = 1, devices: Int = 1, notifyCount: Int = 3,
+    /// Launches the lab; ``start(role:hostControllers:devices:notifyCount:lifetime:name:)`` also waits for it.
+    private init(role: String, hostControllers: Int = 1, devices: Int = 1, notifyCount: Int = 3,
          lifetime: Int = 60, name: String = #function) throws {
         try Self.ensureSetup()
         let safeName = name.filter { $0.isLetter || $0.isNumber }
@@ -138,12 +138,20 @@ final class InteropLab: Sendable {
                 }
             }
         }
+    }
+
+    /// Starts a lab and waits (without blocking a thread) for its ready line.
+    static func start(role: String, hostControllers: Int = 1, devices: Int = 1, notifyCount: Int = 3,
+                      lifetime: Int = 60, name: String = #function) async throws -> InteropLab {
+        let lab = try InteropLab(role: role, hostControllers: hostControllers, devices: devices,
+                                 notifyCount: notifyCount, lifetime: lifetime, name: name)
         do {
-            ready = try waitFor("ready", timeout: .seconds(20))
+            lab.ready = try await lab.waitFor("ready", timeout: .seconds(30))
         } catch {
-            stop()
+            lab.stop()
             throw error
         }
+        return lab
     }
 
     deinit { stop() }
@@ -162,7 +170,7 @@ final class InteropLab: Sendable {
     /// Waits for the first event named `name` (after `skipping` earlier ones) that matches.
     @discardableResult
     func waitFor(_ name: String, timeout: Duration = .seconds(10), skipping: Int = 0,
-                 where predicate: (Event) -> Bool = { _ in true }) throws -> Event {
+                 where predicate: (Event) -> Bool = { _ in true }) async throws -> Event {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let matches = events.filter { $0.name == name && predicate($0) }
@@ -170,17 +178,18 @@ final class InteropLab: Sendable {
             if !process.isRunning {
                 throw Failure(description: "lab exited (\(process.terminationStatus)) before '\(name)'; stderr: \(errorText.value.withLock { $0 })")
             }
-            Thread.sleep(forTimeInterval: 0.01)
+            // Never block a thread here: the code under test needs the cooperative pool.
+            try await Task.sleep(for: .milliseconds(10))
         }
         throw Failure(description: "no '\(name)' event from the lab within \(timeout); events: \(events.map(\.line)); stderr tail: \(errorText.value.withLock { String($0.suffix(1500)) })")
     }
 
     /// Runs a command and waits for its result line.
-    func run(_ command: String, timeout: Duration = .seconds(15)) throws -> Event {
+    func run(_ command: String, timeout: Duration = .seconds(15)) async throws -> Event {
         let word = String(command.split(separator: " ").first ?? "")
         let before = events.filter { $0.name == "result" && $0.string("command") == word }.count
         send(command)
-        return try waitFor("result", timeout: timeout, skipping: before) { $0.string("command") == word }
+        return try await waitFor("result", timeout: timeout, skipping: before) { $0.string("command") == word }
     }
 
     /// Ends the lab process and everything in it, within a bounded time, and removes the
@@ -194,12 +203,16 @@ final class InteropLab: Sendable {
         guard process.isRunning else { return }
         send("quit")
         try? input.close()
-        let deadline = ContinuousClock.now + .seconds(3)
-        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { process.terminate() }
-        let killDeadline = ContinuousClock.now + .seconds(2)
-        while process.isRunning && ContinuousClock.now < killDeadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        // Make sure it ends, without holding up the caller: quit, then SIGTERM, then SIGKILL.
+        let process = self.process
+        Thread.detachNewThread {
+            let deadline = ContinuousClock.now + .seconds(3)
+            while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if process.isRunning { process.terminate() }
+            let killDeadline = ContinuousClock.now + .seconds(2)
+            while process.isRunning && ContinuousClock.now < killDeadline { Thread.sleep(forTimeInterval: 0.02) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
     }
 }
 

@@ -20,7 +20,7 @@ struct PublicAPIInteropTests {
 
     @Test("our central: scan, connect with discovery, read, long read, writes, notify, indicate, ATT error, disconnect")
     func centralAgainstBumblePeripheral() async throws {
-        let lab = try InteropLab(role: "peripheral", notifyCount: 3)
+        let lab = try await InteropLab.start(role: "peripheral", notifyCount: 3)
         defer { lab.stop() }
         let central = try await Self.central(lab)
         let name = try #require(lab.ready.device(0, "name"))
@@ -77,7 +77,7 @@ struct PublicAPIInteropTests {
         }
 
         await central.cancelConnection(peripheral)
-        let bumbleSide = try lab.waitFor("disconnected")
+        let bumbleSide = try await lab.waitFor("disconnected")
         #expect(bumbleSide.int("reason") == 0x13)
     }
 
@@ -96,7 +96,7 @@ struct PublicAPIInteropTests {
 
     @Test("our central: Bumble disconnects, and the peripheral reports the reason")
     func peerDisconnects() async throws {
-        let lab = try InteropLab(role: "peripheral")
+        let lab = try await InteropLab.start(role: "peripheral")
         defer { lab.stop() }
         let central = try await Self.central(lab)
         let name = try #require(lab.ready.device(0, "name"))
@@ -117,7 +117,7 @@ struct PublicAPIInteropTests {
 
     @Test("our central: two peripherals at once; one leaves, the other keeps working")
     func twoPeripherals() async throws {
-        let lab = try InteropLab(role: "peripheral", devices: 2)
+        let lab = try await InteropLab.start(role: "peripheral", devices: 2)
         defer { lab.stop() }
         let central = try await Self.central(lab)
         let name0 = try #require(lab.ready.device(0, "name"))
@@ -143,7 +143,7 @@ struct PublicAPIInteropTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(await peripherals[0].state == .disconnected)
-        _ = try lab.waitFor("disconnected")
+        _ = try await lab.waitFor("disconnected")
         #expect(try await peripherals[1].readValue(for: readable[1]) == Array("attune-by-uuid".utf8))
         #expect(await peripherals[1].state == .connected)
     }

@@ -23,7 +23,7 @@ struct PublicAPIPeripheralInteropTests {
 
     @Test("Bumble's GATT client judges our peripheral: every cell passes")
     func judgeOurPeripheral() async throws {
-        let lab = try InteropLab(role: "central", notifyCount: 3)
+        let lab = try await InteropLab.start(role: "central", notifyCount: 3)
         defer { lab.stop() }
         let manager = try PeripheralManager(transport: .h4(.tcp(host: "127.0.0.1", port: UInt16(lab.port(0)))),
                                             name: "AttuneHost")
@@ -58,7 +58,7 @@ struct PublicAPIPeripheralInteropTests {
         defer { requests.cancel(); subscriptions.cancel() }
         try await manager.startAdvertising(localName: "AttuneHost")
 
-        let verdict = try lab.run("judge AttuneHost", timeout: .seconds(60))
+        let verdict = try await lab.run("judge AttuneHost", timeout: .seconds(60))
         let cells = verdict.cells()
         #expect(Set(cells.keys) == Set(BumbleInteropTests.judgeCells), "\(verdict)")
         for name in BumbleInteropTests.judgeCells {
