@@ -147,4 +147,31 @@ struct PublicAPIInteropTests {
         #expect(try await peripherals[1].readValue(for: readable[1]) == Array("attune-by-uuid".utf8))
         #expect(await peripherals[1].state == .connected)
     }
+
+    @Test("the H4 stream dying ends the connection with a transport reason and the manager goes unsupported")
+    func streamLoss() async throws {
+        let lab = try await InteropLab.start(role: "peripheral")
+        let central = try await Self.central(lab)
+        let name = try #require(lab.ready.device(0, "name"))
+        let peripheral = try #require(try await Self.find([name], with: central).first)
+        let events = peripheral.lifecycleEvents
+        try await central.connect(peripheral, timeout: .seconds(10))
+        // The whole lab goes away: controllers, link, peer.
+        lab.stop()
+        var reason: DisconnectReason?
+        for await event in events {
+            if case .disconnected(let why, _) = event {
+                reason = why
+                break
+            }
+        }
+        guard case .transport(let text)? = reason else {
+            Issue.record("disconnected for \(String(describing: reason))")
+            return
+        }
+        #expect(text.contains("closed the stream"), "\(text)")
+        let deadline = ContinuousClock.now + .seconds(5)
+        while central.state != .unsupported, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(central.state == .unsupported, "\(central.status)")
+    }
 }
