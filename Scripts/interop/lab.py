@@ -62,9 +62,11 @@ def emit(event: str, **fields) -> None:
 class Peripheral:
     """A Bumble GATT server with the interop database."""
 
-    def __init__(self, device: Device, notify_count: int) -> None:
+    def __init__(self, device: Device, notify_count: int, mtu: int = 247) -> None:
         self.device = device
         self.notify_count = notify_count
+        # 23 leaves the default ATT_MTU in place: no exchange, smallest PDUs.
+        self.mtu = mtu
         self.long_write_value = b""
 
         def raise_error(_connection):
@@ -138,9 +140,11 @@ class Judge:
     interop database (a Bumble one, or ours). Every cell reports ok and a detail; a cell
     that fails does not stop the others."""
 
-    def __init__(self, device: Device, notify_count: int) -> None:
+    def __init__(self, device: Device, notify_count: int, mtu: int = 247) -> None:
         self.device = device
         self.notify_count = notify_count
+        # 23 leaves the default ATT_MTU in place: no exchange, smallest PDUs.
+        self.mtu = mtu
 
     async def run(self, address) -> dict:
         cells: dict[str, dict] = {}
@@ -166,7 +170,9 @@ class Judge:
         found = {}
 
         async def mtu():
-            return {"mtu": await client.request_mtu(247)}
+            if self.mtu == 23:
+                return {"mtu": client.mtu}
+            return {"mtu": await client.request_mtu(self.mtu)}
 
         async def discovery():
             services = await client.discover_services()
@@ -421,7 +427,8 @@ class Lab:
                 target = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS)
             except Exception:
                 target = words[1]
-            return await Judge(self.first_central(), self.args.notify_count).run(target)
+            mtu = int(words[2]) if len(words) > 2 else 247
+            return await Judge(self.first_central(), self.args.notify_count, mtu).run(target)
         if name in ("bench-read", "bench-write"):
             return await self.bench(name, [int(w, 0) for w in words[1:]])
         raise RuntimeError(f"unknown command {name}")

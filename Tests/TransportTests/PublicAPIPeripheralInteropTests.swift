@@ -21,8 +21,9 @@ struct PublicAPIPeripheralInteropTests {
         }
     }
 
-    @Test("Bumble's GATT client judges our peripheral: every cell passes")
-    func judgeOurPeripheral() async throws {
+    @Test("Bumble's GATT client judges our peripheral: every cell passes, at ATT_MTU 23 and 247",
+          arguments: [23, 247])
+    func judgeOurPeripheral(mtu: Int) async throws {
         let lab = try await InteropLab.start(role: "central", notifyCount: 3)
         defer { lab.stop() }
         let manager = try PeripheralManager(transport: .h4(.tcp(host: "127.0.0.1", port: UInt16(lab.port(0)))),
@@ -58,11 +59,12 @@ struct PublicAPIPeripheralInteropTests {
         defer { requests.cancel(); subscriptions.cancel() }
         try await manager.startAdvertising(localName: "AttuneHost")
 
-        let verdict = try await lab.run("judge AttuneHost", timeout: .seconds(60))
+        let verdict = try await lab.run("judge AttuneHost \(mtu)", timeout: .seconds(60))
         let cells = verdict.cells()
         #expect(Set(cells.keys) == Set(BumbleInteropTests.judgeCells), "\(verdict)")
         for name in BumbleInteropTests.judgeCells {
             #expect(cells[name]?.ok == true, "\(name): \(cells[name]?.detail ?? "missing")")
         }
+        #expect(cells["mtu"]?.detail.contains("\(mtu)") == true, "\(cells["mtu"]?.detail ?? "")")
     }
 }
