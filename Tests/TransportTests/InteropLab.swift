@@ -192,6 +192,27 @@ final class InteropLab: Sendable {
         return try await waitFor("result", timeout: timeout, skipping: before) { $0.string("command") == word }
     }
 
+    /// Ends the lab and waits until it has exited, so Bumble's captures are complete on
+    /// disk, then checks each with our decoder and tshark, which must agree.
+    func finishAndVerifyCaptures(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        send("quit")
+        try? input.close()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let files = try FileManager.default.contentsOfDirectory(atPath: captureDirectory.path)
+            .filter { $0.hasPrefix("bumble-") && $0.hasSuffix(".btsnoop") }
+        #expect(!files.isEmpty, "Bumble wrote captures", sourceLocation: sourceLocation)
+        for file in files {
+            let capture = try SessionCapture(path: captureDirectory.appendingPathComponent(file).path)
+            #expect(capture.firstRecordIsSentCommand, "\(file) starts with a command sent", sourceLocation: sourceLocation)
+            #expect(!capture.attune.isEmpty, "\(file) holds ATT traffic", sourceLocation: sourceLocation)
+            if let tshark = capture.tshark {
+                #expect(tshark.map { "\($0.sent):\($0.opcode)" } == capture.attune.map { "\($0.sent):\($0.opcode)" },
+                        "\(file): tshark and attune agree", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
     /// Ends the lab process and everything in it, within a bounded time, and removes the
     /// session's captures unless ATTUNE_INTEROP_KEEP=1 asks to keep them for a look.
     func stop() {

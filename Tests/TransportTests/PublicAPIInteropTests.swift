@@ -79,6 +79,8 @@ struct PublicAPIInteropTests {
         await central.cancelConnection(peripheral)
         let bumbleSide = try await lab.waitFor("disconnected")
         #expect(bumbleSide.int("reason") == 0x13)
+        // The session's capture, from the peer's host: our decoder and tshark agree on it.
+        try await lab.finishAndVerifyCaptures()
     }
 
     /// Scans until every named device has been seen, then returns their peripherals.

@@ -66,5 +66,6 @@ struct PublicAPIPeripheralInteropTests {
             #expect(cells[name]?.ok == true, "\(name): \(cells[name]?.detail ?? "missing")")
         }
         #expect(cells["mtu"]?.detail.contains("\(mtu)") == true, "\(cells["mtu"]?.detail ?? "")")
+        try await lab.finishAndVerifyCaptures()
     }
 }
