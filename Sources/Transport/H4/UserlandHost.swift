@@ -33,6 +33,9 @@ public final class UserlandHost: Sendable {
     private let eventSink: AsyncStream<HostEvent>.Continuation
     private let state: Mutex<State>
     private let readerDone = Mutex<Bool>(false)
+    private let outbox = H4Outbox()
+    /// Signalled when the writer thread has written (or dropped) everything and ended.
+    private let writerDone = DispatchSemaphore(value: 0)
     /// True when ATT PDUs go to ``UserlandATTChannel``s instead of ``events``.
     public let routesATTToChannels: Bool
 
@@ -72,6 +75,20 @@ public final class UserlandHost: Sendable {
             }
             if startReader {
                 Thread.detachNewThread { [self] in readLoop() }
+                let (outbox, stream, writerDone) = (outbox, stream, writerDone)
+                Thread.detachNewThread {
+                    defer { writerDone.signal() }
+                    outbox.run { packet in
+                        do {
+                            try stream.write(packet)
+                            return true
+                        } catch {
+                            // The stream is gone; the reader sees it too and stops the host.
+                            stream.shutdownBoth()
+                            return false
+                        }
+                    }
+                }
             }
         }
         return try result.get()
@@ -166,7 +183,8 @@ public final class UserlandHost: Sendable {
             execute(state.host.transportClosed("closed by the application", at: .now), &state)
             return true
         }
-        stream.shutdownBoth()
+        // A running reader notices the stop within one poll interval, lets the writer
+        // finish what was queued (a Disconnect, say), then closes the stream.
         if wasRunning && !state.withLock({ $0.started }) {
             // No reader thread exists to release the descriptor and finish the events.
             stream.close()
@@ -227,6 +245,13 @@ public final class UserlandHost: Sendable {
                 }
             }
         }
+        // The writer drains what the host queued before it stopped; a peer that stopped
+        // reading gets a second, then the stream is shut so the write fails.
+        outbox.close()
+        if writerDone.wait(timeout: .now() + 1) == .timedOut {
+            stream.shutdownBoth()
+            writerDone.wait()
+        }
         stream.close()
         recorder?.finish()
         finishStream()
@@ -253,12 +278,7 @@ public final class UserlandHost: Sendable {
             switch action {
             case .send(let packet):
                 recorder?.record(packet, fromHost: true)
-                do {
-                    try stream.write(packet)
-                } catch {
-                    // The stream is gone; the reader sees it too and stops the host.
-                    stream.shutdownBoth()
-                }
+                outbox.enqueue(packet)
             case .deliver(let event):
                 switch event {
                 case .ready(let info):
@@ -290,7 +310,7 @@ public final class UserlandHost: Sendable {
                 for (_, waiter) in state.waiters { waiter.resume(returning: .failure(error)) }
                 state.waiters = [:]
                 for handle in Array(state.channelSinks.keys) { endChannel(handle, .ended(error), &state) }
-                stream.shutdownBoth()
+                outbox.close()
             }
         }
         // Wake senders whose connection has drained its queue (or is gone).
