@@ -4,6 +4,7 @@ enum Commands {
         PDUCommand.self,
         DecodeCommand.self,
         ReplayCommand.self,
+        ScanCommand.self,
         ConformanceCommand.self,
     ] }
 }
