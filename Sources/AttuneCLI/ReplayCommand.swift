@@ -8,7 +8,7 @@ enum ReplayCommand: CLICommand {
     static let name = "replay"
     static let summary = "replay one side of a capture against our GATT engines and report divergences"
     static let usage = """
-        usage: attune replay FILE --as server|client [--conn HANDLE] [--database DB.json] [--all]
+        usage: attune replay FILE --as server|client [--conn HANDLE] [--database DB.json [--database-name NAME]] [--all]
 
         Splits the capture into ATT conversations (one per connection; a btmon capture of
         both ends holds each twice, and the mirrored copy is skipped) and re-runs one side:
@@ -22,8 +22,8 @@ enum ReplayCommand: CLICommand {
                         client run them, compare every PDU it sends with the captured
                         client's and answer it with the captured server's response
           --conn N      only connections with this handle (decimal or 0x hex)
-          --database F  a database in attune-gatt-db/1 JSON (Docs/database-json.md); the
-                        first of a multi-database file
+          --database F  a database in attune-gatt-db/1 JSON (Docs/database-json.md); of a
+                        multi-database file, --database-name's, else the first by name
           --all         print every divergence, not only the first of each conversation
 
         Notifications and indications the captured server sent on its own are not
@@ -32,7 +32,7 @@ enum ReplayCommand: CLICommand {
         with both decodings and the known cause when there is one, then a summary ending
         in "N matched, M diverged"; the exit status is 0 when the replay ran.
         """
-    static let options: Set<String> = ["as", "conn", "database"]
+    static let options: Set<String> = ["as", "conn", "database", "database-name"]
     static let flags: Set<String> = ["all"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
@@ -55,8 +55,15 @@ enum ReplayCommand: CLICommand {
             }
             do {
                 let all = try DatabaseJSON.databases(from: data)
-                guard let first = all.keys.sorted().first else { throw CLIError.failure("\(dbPath) holds no database") }
-                given = all[first]
+                if let name = arguments.option("database-name") {
+                    guard let db = all[name] else {
+                        throw CLIError.failure("\(dbPath) has no database \(name); it has \(all.keys.sorted().joined(separator: ", "))")
+                    }
+                    given = db
+                } else {
+                    guard let first = all.keys.sorted().first else { throw CLIError.failure("\(dbPath) holds no database") }
+                    given = all[first]
+                }
             } catch let error as DatabaseError {
                 throw CLIError.failure("\(dbPath): \(error)")
             }
