@@ -12,7 +12,7 @@ enum DecodeCommand: CLICommand {
         Reads a capture (btsnoop 1001/1002/2001, pcap or pcapng with link type 201 or 254),
         reassembles ACL into L2CAP frames per controller, connection and direction, and
         prints every ATT PDU with the codec the stack itself uses:
-          seconds-since-first-record  direction  hciN  connection handle  CID  PDU
+          seconds since the first record, direction, hciN, connection handle, CID, PDU
         Connections and disconnections the capture shows are printed as they happen.
 
           --json     one JSON object per ATT PDU:
@@ -69,7 +69,7 @@ enum DecodeCommand: CLICommand {
                     case let .failure(error): text = "malformed ATT PDU \(hexString(frame.payload)): \(error)"
                     }
                     Output.data(prefix(frame.timestamp - (start ?? frame.timestamp), frame.direction.description,
-                                       frame.controller, frame.connectionHandle) + "ATT  " + text)
+                                       frame.controller, frame.connectionHandle) + "cid 0x0004 ATT  " + text)
                 }
             case let .connected(c):
                 guard !summary, !json else { return }
