@@ -78,17 +78,18 @@ final class KernelSocket: Sendable {
         }
     }
 
-    /// The pending socket error (`SO_ERROR`), 0 when none.
-    func pendingError() throws -> Int32 {
-        try getOption(level: SOL_SOCKET, name: SO_ERROR, as: Int32.self, operation: "getsockopt(SO_ERROR)")
+    /// The pending socket error (`SO_ERROR`) of `fd`, 0 when none. For use
+    /// inside ``withDescriptor(_:_:)`` or ``retrying(_:direction:timeout:_:)`` bodies.
+    static func pendingError(_ fd: Int32) -> Int32 {
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 ? error : errno
     }
 
-    /// Current readiness without waiting, from `poll` with a zero timeout.
-    func pollNow(_ events: Int16) throws -> Int16 {
-        try withDescriptor("poll") { fd in
-            var entry = pollfd(fd: fd, events: events, revents: 0)
-            return poll(&entry, 1, 0) > 0 ? entry.revents : 0
-        }
+    /// The readiness `fd` has now, from `poll` with a zero timeout.
+    static func pollNow(_ fd: Int32, _ events: Int32) -> Int32 {
+        var entry = pollfd(fd: fd, events: Int16(events), revents: 0)
+        return poll(&entry, 1, 0) > 0 ? Int32(entry.revents) : 0
     }
 
     /// Leaves the loop and closes the descriptor; idempotent.

@@ -59,17 +59,17 @@ public final class L2CAPATTSocket: Sendable {
                 return false
             }
             if !started {
-                _ = try await socket.retrying("connect", direction: .write, timeout: timeout) { _ -> Bool? in
-                    let error = try socket.pendingError()
+                _ = try await socket.retrying("connect", direction: .write, timeout: timeout) { fd -> Bool? in
+                    let error = KernelSocket.pendingError(fd)
                     if error != 0 { throw KernelTransportError(errno: error, operation: "connect") }
                     // POLLOUT only once the link and channel are up; a wake-up
                     // while still connecting just means "wait again".
-                    let events = try socket.pollNow(Int16(POLLOUT | POLLERR | POLLHUP))
-                    if events & Int16(POLLERR | POLLHUP) != 0 {
-                        let error = try socket.pendingError()
+                    let events = KernelSocket.pollNow(fd, POLLOUT | POLLERR | POLLHUP)
+                    if events & (POLLERR | POLLHUP) != 0 {
+                        let error = KernelSocket.pendingError(fd)
                         throw KernelTransportError(errno: error != 0 ? error : ECONNRESET, operation: "connect")
                     }
-                    return events & Int16(POLLOUT) != 0 ? true : nil
+                    return events & POLLOUT != 0 ? true : nil
                 }
             }
             try Task.checkCancellation()
@@ -117,12 +117,39 @@ public final class L2CAPATTSocket: Sendable {
         return BluetoothSecurityLevel(rawValue: value.level) ?? .low
     }
 
-    /// Asks the kernel for a higher security level; on a connected LE link it
-    /// starts pairing or encryption and the call returns at once.
+    /// Asks the kernel for at least `level` and returns at once; on a
+    /// connected LE link the kernel starts pairing or encryption, and sends
+    /// fail with ``KernelTransportError/Kind/notConnected`` until it is done.
+    /// Prefer ``raiseSecurity(to:timeout:)``, which waits.
+    ///
+    /// Asking an ATT socket for a level the link already has is a no-op here:
+    /// the kernel would answer `EINVAL`.
     public func setSecurityLevel(_ level: BluetoothSecurityLevel) throws {
+        if try securityLevel() >= level { return }
         var value = bt_security()
         value.level = level.rawValue
         try socket.setOption(level: SOL_BLUETOOTH, name: BT_SECURITY, value, operation: "setsockopt(BT_SECURITY)")
+    }
+
+    /// Raises the link's security to at least `level` and waits until the
+    /// kernel reports the channel usable again: the hook behind the GATT
+    /// client's one-time retry after an Insufficient Authentication or
+    /// Encryption error. Pairing failures surface as the kernel's error
+    /// (usually ``KernelTransportError/Kind/unauthorized``).
+    public func raiseSecurity(to level: BluetoothSecurityLevel, timeout: Duration = .seconds(30)) async throws {
+        try setSecurityLevel(level)
+        _ = try await socket.retrying("raise security", direction: .write, timeout: timeout) { fd -> Bool? in
+            let events = KernelSocket.pollNow(fd, POLLOUT | POLLERR | POLLHUP)
+            if events & (POLLERR | POLLHUP) != 0 {
+                let error = KernelSocket.pendingError(fd)
+                throw KernelTransportError(errno: error != 0 ? error : ECONNRESET, operation: "raise security")
+            }
+            return events & POLLOUT != 0 ? true : nil
+        }
+        let reached = try securityLevel()
+        guard reached >= level else {
+            throw KernelTransportError(kind: .unauthorized, operation: "raise security to \(level) (link is \(reached))")
+        }
     }
 
     /// Sends one ATT PDU as one datagram.
@@ -154,12 +181,8 @@ public final class L2CAPATTSocket: Sendable {
             if truncatedLength == 0 {
                 // An empty L2CAP frame and end-of-stream both read as 0 bytes;
                 // only the hang-up says the link is gone.
-                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                _ = poll(&entry, 1, 0)
-                if entry.revents & Int16(POLLHUP | Self.pollReadHangUp | POLLERR) != 0 {
-                    var error: Int32 = 0
-                    var length = socklen_t(MemoryLayout<Int32>.size)
-                    getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+                if KernelSocket.pollNow(fd, POLLIN) & (POLLHUP | Self.pollReadHangUp | POLLERR) != 0 {
+                    let error = KernelSocket.pendingError(fd)
                     throw KernelTransportError(errno: error != 0 ? error : ECONNRESET, operation: "receive")
                 }
                 return pdu
