@@ -35,6 +35,8 @@ fail() { echo "kernel-lab: $*" >&2; exit "$LAB_FAILURE"; }
 guest_main() {
     GUEST_RUN="$1"
     local run="$1"
+    # Lab messages go where the host shows them, and to the console log.
+    lab_error() { echo "kernel-lab (guest): $*" | tee -a "$run/stderr" >&2; }
     export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
     export HOME=/root LANG=C.UTF-8 TERM=dumb
     # shellcheck disable=SC1091
@@ -50,30 +52,22 @@ guest_main() {
     trap guest_finish EXIT
 
     mkdir -p /lib/modules/"$LAB_KVER"
-    mount --bind "$LAB_KROOT/lib/modules/$LAB_KVER" /lib/modules/"$LAB_KVER" || { echo "lab: cannot bind modules" >&2; return; }
+    mount --bind "$LAB_KROOT/lib/modules/$LAB_KVER" /lib/modules/"$LAB_KVER" || { lab_error "cannot bind modules"; return; }
     mount -t tmpfs tmpfs /tmp
     mount -t tmpfs tmpfs /run
     # shellcheck disable=SC2086
-    modprobe -a $MODULES_IN_GUEST || { echo "lab: modprobe failed" >&2; return; }
+    modprobe -a $MODULES_IN_GUEST || { lab_error "modprobe failed"; return; }
 
     local btmon_pid=
     if [ -n "${LAB_BTMON:-}" ]; then
         btmon -w "$run/btmon.snoop" >/dev/null 2>&1 &
         btmon_pid=$!
     fi
-    btvirt -L -l2 >"$run/btvirt.log" 2>&1 &
-    local i
-    for i in $(seq 1 100); do
-        [ -e /sys/class/bluetooth/hci0 ] && [ -e /sys/class/bluetooth/hci1 ] && break
-        sleep 0.1
-    done
-    for i in 0 1; do
-        [ -e /sys/class/bluetooth/hci$i ] || { echo "lab: hci$i did not appear" >&2; return; }
-        # btmgmt prints nothing when stdin is /dev/null, so give it a pipe.
-        echo | btmgmt --index $i power on >>"$run/btmgmt.log" 2>&1 || { echo "lab: power on hci$i failed" >&2; return; }
-    done
-    for i in 0 1; do
-        hciconfig hci$i | grep -q 'UP RUNNING' || { echo "lab: hci$i is not up" >&2; return; }
+    local attempt
+    for attempt in 1 2 3; do
+        start_controllers "$run" && break
+        [ $attempt = 3 ] && { dmesg > "$run/dmesg.log"; lab_error "the virtual controllers did not come up"; return; }
+        echo "kernel-lab (guest): controllers not ready, restarting btvirt (attempt $attempt)" >> "$run/btmgmt.log"
     done
 
     cd "$LAB_PROJECT" || return
@@ -90,6 +84,43 @@ guest_main() {
         kill -INT "$btmon_pid" 2>/dev/null
         wait "$btmon_pid" 2>/dev/null
     fi
+}
+
+# Starts btvirt and powers hci0 and hci1; fails when they do not come up, so
+# the caller can start over. Under a loaded TCG host the kernel's HCI Reset to
+# a freshly created vhci controller can time out before btvirt answers; mgmt
+# then never adds the index, and only a fresh controller recovers.
+start_controllers() {
+    local run="$1" i tries
+    if [ -n "${BTVIRT_PID:-}" ]; then
+        kill "$BTVIRT_PID" 2>/dev/null
+        wait "$BTVIRT_PID" 2>/dev/null
+        for tries in $(seq 1 50); do
+            [ -e /sys/class/bluetooth/hci0 ] || [ -e /sys/class/bluetooth/hci1 ] || break
+            sleep 0.1
+        done
+    fi
+    btvirt -L -l2 >>"$run/btvirt.log" 2>&1 &
+    BTVIRT_PID=$!
+    for tries in $(seq 1 100); do
+        [ -e /sys/class/bluetooth/hci0 ] && [ -e /sys/class/bluetooth/hci1 ] && break
+        sleep 0.1
+    done
+    for i in 0 1; do
+        [ -e /sys/class/bluetooth/hci$i ] || return 1
+        tries=0
+        # sysfs shows the controller before mgmt has finished setting it up
+        # (Invalid Index until then). btmgmt prints nothing when stdin is
+        # /dev/null, so give it a pipe.
+        until echo | btmgmt --index $i power on 2>&1 | tee -a "$run/btmgmt.log" | grep -q 'Set Powered complete'; do
+            tries=$((tries + 1))
+            [ $tries -lt 25 ] || return 1
+            sleep 0.2
+        done
+    done
+    for i in 0 1; do
+        hciconfig hci$i | grep -q 'UP RUNNING' || return 1
+    done
 }
 
 # ----------------------------------------------------------------- host side
@@ -253,7 +284,7 @@ run_in_guest() {
         qemu-system-x86_64 -M q35 -nodefaults $(accel_args) -m 2048 \
         -display none -monitor none -no-reboot -serial "$serial" \
         -kernel "$KROOT/vmlinux" -initrd "$KROOT/initramfs.cpio.gz" \
-        -append "console=ttyS0 quiet loglevel=3 cryptomgr.notests=1 oops=panic panic=-1 attune.run=$RUN attune.project=$ROOT" \
+        -append "console=ttyS0 quiet loglevel=3 cryptomgr.notests=1 no_timer_check oops=panic panic=-1 attune.run=$RUN attune.project=$ROOT" \
         -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
         -virtfs "local,path=$ROOT,mount_tag=project,security_model=none,multidevs=remap" \
         -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
@@ -282,7 +313,14 @@ run_in_guest() {
         cp "$RUN/btmon.snoop" "$KERNEL_LAB_BTMON" || echo "kernel-lab: cannot write $KERNEL_LAB_BTMON" >&2
     fi
     if [ -s "$RUN/status" ]; then
-        return "$(cat "$RUN/status")"
+        local status
+        status=$(cat "$RUN/status")
+        if [ "$status" = "$LAB_FAILURE" ] && [ ! -e "$RUN/ready" ]; then
+            echo "kernel-lab: the guest failed before running the command; console:" >&2
+            tail -n 30 "$RUN/console.log" "$RUN/btvirt.log" "$RUN/btmgmt.log" >&2 2>/dev/null
+            grep -i -E 'bluetooth|hci|vhci' "$RUN/dmesg.log" >&2 2>/dev/null
+        fi
+        return "$status"
     fi
     if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
         echo "kernel-lab: the VM timed out" >&2
@@ -295,7 +333,11 @@ run_in_guest() {
 
 cleanup() {
     local rc=$?
-    if [ "${KERNEL_LAB_KEEP:-0}" != 1 ] && [ -n "${RUN:-}" ]; then rm -rf "$RUN"; fi
+    if [ "$rc" = "$LAB_FAILURE" ] && [ -n "${RUN:-}" ]; then
+        echo "kernel-lab: kept $RUN for inspection" >&2
+    elif [ "${KERNEL_LAB_KEEP:-0}" != 1 ] && [ -n "${RUN:-}" ]; then
+        rm -rf "$RUN"
+    fi
     exit "$rc"
 }
 
