@@ -1,2 +1,43 @@
-import CAllocCounter
-print(attune_alloc_count())
+import Foundation
+import ATT
+
+// attune-bench [--json] [--filter TEXT] [--quick]
+// Run as `swift run -c release attune-bench`; debug builds measure nothing useful.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let json = arguments.contains("--json")
+let quick = arguments.contains("--quick")
+let filter = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+
+/// Every benchmark group. Each module's benchmarks live in their own file.
+var benchmarks: [Benchmark] = []
+benchmarks += ATTBenchmarks.all
+benchmarks += AnchorBenchmarks.all
+benchmarks += CaptureBenchmarks.all
+
+var results: [BenchmarkResult] = []
+for benchmark in benchmarks where filter.map({ benchmark.name.contains($0) }) ?? true {
+    let result = BenchmarkRunner.run(benchmark, target: quick ? 0.05 : 0.3, rounds: quick ? 1 : 3)
+    results.append(result)
+    if !json {
+        let ops = result.opsPerSecond >= 1e6
+            ? String(format2(result.opsPerSecond / 1e6)) + " M/s" : String(format2(result.opsPerSecond / 1e3)) + " k/s"
+        let extra = result.extra.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+        print(pad(result.name, 48) + pad(ops, 14) + pad(format2(result.allocationsPerOperation) + " allocs/op", 18) + extra)
+    }
+}
+if json {
+    print(JSONValue.object([("benchmarks", .array(results.map(\.json)))]).description)
+}
+
+func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }
+
+func format2(_ x: Double) -> String {
+    guard x.isFinite else { return "-" }
+    let scaled = (x * 100).rounded() / 100
+    var s = String(scaled)
+    if let dot = s.firstIndex(of: ".") {
+        let decimals = s.distance(from: dot, to: s.endIndex) - 1
+        if decimals < 2 { s += String(repeating: "0", count: 2 - decimals) }
+    }
+    return s
+}
