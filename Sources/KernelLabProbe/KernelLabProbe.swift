@@ -1,4 +1,5 @@
 import Glibc
+import HCI
 import Transport
 
 /// Runs inside the kernel lab VM with btvirt's hci0 and hci1:
@@ -157,7 +158,7 @@ struct KernelLabProbe {
             }
             try await scanner.stop()
             if let found {
-                log.pass("scan on hci0", "\(found.address) type \(found.hciAddressType) event \(found.eventType) rssi \(found.rssi) data \(hex(found.data))")
+                log.pass("scan on hci0", "\(found.address) \(found.addressType) event \(found.eventType) rssi \(found.rssi) data \(hex(Array(found.data)))")
             } else {
                 log.fail("scan on hci0", "no report from \(target)")
             }

@@ -1,5 +1,6 @@
 import CBlueZ
 import Glibc
+import HCI
 import Testing
 @testable import Transport
 

@@ -1,5 +1,6 @@
 import CBlueZ
 import Glibc
+import HCI
 import Testing
 @testable import Transport
 
@@ -36,11 +37,18 @@ import Testing
     }
 
     @Test func mapsHCIAddressTypes() {
-        #expect(LEAddressType(hciValue: 0) == .public)
-        #expect(LEAddressType(hciValue: 1) == .random)
-        #expect(LEAddressType(hciValue: 2) == .public)
-        #expect(LEAddressType(hciValue: 3) == .random)
-        #expect(LEAddressType(hciValue: 0xFF) == nil)
+        #expect(LEAddressType(BluetoothAddressType.public) == .public)
+        #expect(LEAddressType(BluetoothAddressType.random) == .random)
+        #expect(LEAddressType(BluetoothAddressType.publicIdentity) == .public)
+        #expect(LEAddressType(BluetoothAddressType.randomIdentity) == .random)
         #expect(LEAddressType.random.hciValue == 1)
+    }
+
+    @Test func convertsBdaddrLeastSignificantByteFirst() throws {
+        let address = try #require(BluetoothAddress("00:AA:01:02:03:F4"))
+        let raw = address.bdaddr
+        #expect([raw.b.0, raw.b.1, raw.b.2, raw.b.3, raw.b.4, raw.b.5] == [0xF4, 0x03, 0x02, 0x01, 0xAA, 0x00])
+        #expect(BluetoothAddress(raw) == address)
+        #expect(BluetoothAddress.any.description == "00:00:00:00:00:00")
     }
 }

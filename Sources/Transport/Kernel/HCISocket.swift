@@ -1,5 +1,6 @@
 import CBlueZ
 import Glibc
+import HCI
 
 /// A raw HCI socket (`BTPROTO_HCI`, `HCI_CHANNEL_RAW`) bound to one adapter,
 /// filtered to the events it asks for. Sends commands and reads events
@@ -44,12 +45,12 @@ public final class HCISocket: Sendable {
         }
     }
 
-    /// Writes one HCI command packet: `01 opcode(LE) length parameters`.
-    public func send(opcode: UInt16, parameters: [UInt8]) async throws {
-        guard parameters.count <= 255 else {
+    /// Writes one HCI command packet: H4 indicator 0x01, then the command.
+    public func send(_ command: HCICommandPacket) async throws {
+        guard command.parameters.count <= 255 else {
             throw KernelTransportError(kind: .messageTooLong, errno: EMSGSIZE, operation: "HCI command")
         }
-        let packet: [UInt8] = [UInt8(HCI_COMMAND_PKT), UInt8(opcode & 0xFF), UInt8(opcode >> 8), UInt8(parameters.count)] + parameters
+        let packet: [UInt8] = [UInt8(HCI_COMMAND_PKT)] + command.encoded
         _ = try await socket.retrying("HCI command", direction: .write) { fd -> Bool? in
             let written = packet.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if written >= 0 { return true }
@@ -58,8 +59,10 @@ public final class HCISocket: Sendable {
         }
     }
 
-    /// Reads the next event that passes the filter; malformed packets are skipped.
-    public func nextEvent(timeout: Duration? = nil) async throws -> HCIEventPacket {
+    /// Reads the next event that passes the filter. Packets the shared HCI
+    /// decoder rejects are skipped, so a misbehaving controller cannot stop
+    /// the reader.
+    public func nextEvent(timeout: Duration? = nil) async throws -> HCIEvent {
         while true {
             let packet = try await socket.retrying("HCI event", direction: .read, timeout: timeout) { fd -> [UInt8]? in
                 let capacity = 260
@@ -72,7 +75,8 @@ public final class HCISocket: Sendable {
                 if errno == EAGAIN || errno == EINTR { return nil }
                 throw KernelTransportError.current("HCI event")
             }
-            if let event = HCIEventPacket(packet: packet) { return event }
+            guard packet.first == UInt8(HCI_EVENT_PKT), let event = try? HCIEvent(decoding: packet.dropFirst()) else { continue }
+            return event
         }
     }
 
@@ -80,21 +84,20 @@ public final class HCISocket: Sendable {
     /// Command Status), returning the return parameters after the status byte.
     ///
     /// The socket must have been opened with Command Complete and Command
-    /// Status in its events. Completions of other commands are skipped.
-    public func command(opcode: UInt16, parameters: [UInt8] = [], timeout: Duration = .seconds(2)) async throws -> [UInt8] {
-        try await send(opcode: opcode, parameters: parameters)
+    /// Status among its events. Completions of other commands are skipped.
+    public func command(_ opcode: HCIOpcode, parameters: [UInt8] = [], timeout: Duration = .seconds(2)) async throws -> ArraySlice<UInt8> {
+        try await send(HCICommandPacket(opcode: opcode, parameters: parameters[...]))
         let deadline = KernelEventLoop.now() &+ KernelEventLoop.nanoseconds(timeout)
         while true {
             let now = KernelEventLoop.now()
-            guard now < deadline else { throw KernelTransportError(kind: .timedOut, operation: "HCI command 0x\(String(opcode, radix: 16))") }
-            let event = try await nextEvent(timeout: .nanoseconds(Int64(deadline - now)))
-            let p = event.parameters
-            switch event.code {
-            case HCIEventPacket.commandComplete where p.count >= 4 && UInt16(p[1]) | UInt16(p[2]) << 8 == opcode:
-                guard p[3] == 0 else { throw HCICommandError(opcode: opcode, status: p[3]) }
-                return Array(p[4...])
-            case HCIEventPacket.commandStatus where p.count >= 4 && UInt16(p[2]) | UInt16(p[3]) << 8 == opcode:
-                guard p[0] == 0 else { throw HCICommandError(opcode: opcode, status: p[0]) }
+            guard now < deadline else { throw KernelTransportError(kind: .timedOut, operation: "HCI command \(opcode)") }
+            switch try await nextEvent(timeout: .nanoseconds(Int64(deadline - now))) {
+            case .commandComplete(let complete) where complete.opcode == opcode:
+                let status = complete.returnParameters.first.map { HCIStatus($0) } ?? .success
+                guard status.isSuccess else { throw HCICommandError(opcode: opcode, status: status) }
+                return complete.returnParameters.dropFirst()
+            case .commandStatus(let status) where status.opcode == opcode:
+                guard status.status.isSuccess else { throw HCICommandError(opcode: opcode, status: status.status) }
                 return []
             default:
                 continue

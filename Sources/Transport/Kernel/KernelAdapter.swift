@@ -1,5 +1,6 @@
 import CBlueZ
 import Glibc
+import HCI
 
 /// A Bluetooth controller the kernel knows (`hciN`), as libbluetooth's
 /// `hci_devinfo` reports it.
@@ -56,11 +57,10 @@ public struct KernelAdapter: Hashable, Sendable, CustomStringConvertible {
         let name = withUnsafeBytes(of: &info.name) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
-        let b = info.bdaddr.b
         let up = info.flags & (1 << UInt32(HCI_UP)) != 0
         let features = info.features
         self.init(index: info.dev_id, name: name,
-                  address: BluetoothAddress(littleEndianBytes: [b.0, b.1, b.2, b.3, b.4, b.5])!,
+                  address: BluetoothAddress(info.bdaddr),
                   isUp: up, supportsLowEnergy: features.4 & UInt8(LMP_LE) != 0)
     }
 

@@ -1,3 +1,5 @@
+import HCI
+
 /// Legacy LE advertising through a raw HCI socket on one adapter: the
 /// peripheral role's half of being found and connected.
 ///
@@ -8,38 +10,38 @@ public final class KernelLEAdvertiser: Sendable {
     public let adapterIndex: UInt16
     private let commands: HCISocket
 
-    static let setAdvertisingParameters: UInt16 = 0x2006
-    static let setAdvertisingData: UInt16 = 0x2008
-    static let setScanResponseData: UInt16 = 0x2009
-    static let setAdvertisingEnable: UInt16 = 0x200A
+    static let setAdvertisingParameters = HCIOpcode(ogf: 0x08, ocf: 0x0006)
+    static let setAdvertisingData = HCIOpcode(ogf: 0x08, ocf: 0x0008)
+    static let setScanResponseData = HCIOpcode(ogf: 0x08, ocf: 0x0009)
+    static let setAdvertisingEnable = HCIOpcode(ogf: 0x08, ocf: 0x000A)
 
     public init(adapterIndex: UInt16, loop: KernelEventLoop? = nil) throws {
         self.adapterIndex = adapterIndex
-        commands = try HCISocket(adapterIndex: adapterIndex, events: [HCIEventPacket.commandComplete, HCIEventPacket.commandStatus], loop: loop)
+        commands = try HCISocket(adapterIndex: adapterIndex, events: [HCIEvent.Code.commandComplete, HCIEvent.Code.commandStatus], loop: loop)
     }
 
     public func setParameters(_ parameters: LEAdvertisingParameters) async throws {
-        _ = try await commands.command(opcode: Self.setAdvertisingParameters, parameters: parameters.commandParameters)
+        _ = try await commands.command(Self.setAdvertisingParameters, parameters: parameters.commandParameters)
     }
 
     /// Sets the advertising data (at most 31 bytes of AD structures).
     public func setAdvertisingData(_ data: [UInt8]) async throws {
-        _ = try await commands.command(opcode: Self.setAdvertisingData, parameters: try Self.padded(data))
+        _ = try await commands.command(Self.setAdvertisingData, parameters: try Self.padded(data))
     }
 
     /// Sets the scan response data (at most 31 bytes).
     public func setScanResponseData(_ data: [UInt8]) async throws {
-        _ = try await commands.command(opcode: Self.setScanResponseData, parameters: try Self.padded(data))
+        _ = try await commands.command(Self.setScanResponseData, parameters: try Self.padded(data))
     }
 
     public func setEnabled(_ enabled: Bool) async throws {
-        _ = try await commands.command(opcode: Self.setAdvertisingEnable, parameters: [enabled ? 1 : 0])
+        _ = try await commands.command(Self.setAdvertisingEnable, parameters: [enabled ? 1 : 0])
     }
 
     /// Parameters, data, scan response and enable, in the order the spec requires.
     public func start(_ parameters: LEAdvertisingParameters = LEAdvertisingParameters(),
                       data: [UInt8], scanResponse: [UInt8] = []) async throws {
-        _ = try? await commands.command(opcode: Self.setAdvertisingEnable, parameters: [0])
+        _ = try? await commands.command(Self.setAdvertisingEnable, parameters: [0])
         try await setParameters(parameters)
         try await setAdvertisingData(data)
         try await setScanResponseData(scanResponse)

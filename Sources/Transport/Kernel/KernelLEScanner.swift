@@ -1,3 +1,5 @@
+import HCI
+
 /// LE scanning through raw HCI sockets on one adapter: legacy scan commands
 /// on one socket, advertising reports read from another.
 ///
@@ -11,38 +13,36 @@ public final class KernelLEScanner: Sendable {
 
     public init(adapterIndex: UInt16, loop: KernelEventLoop? = nil) throws {
         self.adapterIndex = adapterIndex
-        commands = try HCISocket(adapterIndex: adapterIndex, events: [HCIEventPacket.commandComplete, HCIEventPacket.commandStatus], loop: loop)
+        commands = try HCISocket(adapterIndex: adapterIndex, events: [HCIEvent.Code.commandComplete, HCIEvent.Code.commandStatus], loop: loop)
         do {
-            events = try HCISocket(adapterIndex: adapterIndex, events: [HCIEventPacket.leMeta], loop: loop)
+            events = try HCISocket(adapterIndex: adapterIndex, events: [HCIEvent.Code.leMeta], loop: loop)
         } catch {
             commands.close()
             throw error
         }
     }
 
-    static let setScanParameters: UInt16 = 0x200B
-    static let setScanEnable: UInt16 = 0x200C
+    static let setScanParameters = HCIOpcode(ogf: 0x08, ocf: 0x000B)
+    static let setScanEnable = HCIOpcode(ogf: 0x08, ocf: 0x000C)
 
     /// Sets the parameters and enables scanning.
     public func start(_ parameters: LEScanParameters = LEScanParameters(), filterDuplicates: Bool = true) async throws {
         // A scan left on by an earlier run makes Set Scan Parameters fail.
-        _ = try? await commands.command(opcode: Self.setScanEnable, parameters: [0, 0])
-        _ = try await commands.command(opcode: Self.setScanParameters, parameters: parameters.commandParameters)
-        _ = try await commands.command(opcode: Self.setScanEnable, parameters: [1, filterDuplicates ? 1 : 0])
+        _ = try? await commands.command(Self.setScanEnable, parameters: [0, 0])
+        _ = try await commands.command(Self.setScanParameters, parameters: parameters.commandParameters)
+        _ = try await commands.command(Self.setScanEnable, parameters: [1, filterDuplicates ? 1 : 0])
     }
 
     /// Disables scanning.
     public func stop() async throws {
-        _ = try await commands.command(opcode: Self.setScanEnable, parameters: [0, 0])
+        _ = try await commands.command(Self.setScanEnable, parameters: [0, 0])
     }
 
-    /// The reports of the next advertising report event; malformed events
-    /// are skipped.
+    /// The reports of the next advertising report event, decoded by the HCI
+    /// module; malformed events are skipped.
     public func nextReports(timeout: Duration? = nil) async throws -> [LEAdvertisingReport] {
         while true {
-            let event = try await events.nextEvent(timeout: timeout)
-            guard event.code == HCIEventPacket.leMeta, event.parameters.first == LEAdvertisingReport.subevent else { continue }
-            if let reports = try? LEAdvertisingReport.parse(leMetaParameters: event.parameters) { return reports }
+            if case .leAdvertisingReport(let reports) = try await events.nextEvent(timeout: timeout) { return reports }
         }
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import HCI
 
 /// The manager state of kernel Bluetooth, in Core Bluetooth's terms, with a
 /// sentence that tells a user what to do about it.

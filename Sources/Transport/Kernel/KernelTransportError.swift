@@ -1,4 +1,5 @@
 import Glibc
+import HCI
 
 /// A failure of a kernel Bluetooth socket, typed from the `errno` the kernel
 /// returned, with the operation that failed.
@@ -78,13 +79,13 @@ public struct KernelTransportError: Error, Equatable, Sendable, CustomStringConv
     /// The kernel does not hand the reason code to L2CAP sockets; it turns it
     /// into an `errno` (Core Vol 1 Part F codes → errno), so the mapping back is
     /// the best that can be learned from the socket.
-    public var disconnectReason: HCIDisconnectReason? {
+    public var disconnectReason: HCIStatus? {
         switch errno {
-        case ETIMEDOUT: return .connectionTimeout
-        case ECONNRESET: return .remoteUserTerminated
-        case ECONNABORTED: return .localHostTerminated
-        case EACCES: return .authenticationFailure
-        case EHOSTDOWN: return .connectionFailedToBeEstablished
+        case ETIMEDOUT: return HCIStatus(0x08)     // Connection Timeout
+        case ECONNRESET: return HCIStatus(0x13)    // Remote User Terminated Connection
+        case ECONNABORTED: return HCIStatus(0x16)  // Connection Terminated by Local Host
+        case EACCES: return HCIStatus(0x05)        // Authentication Failure
+        case EHOSTDOWN: return HCIStatus(0x3E)     // Connection Failed to be Established
         default: return nil
         }
     }

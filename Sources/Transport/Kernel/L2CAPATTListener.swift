@@ -1,5 +1,6 @@
 import CBlueZ
 import Glibc
+import HCI
 
 /// A listening kernel L2CAP socket on the LE ATT channel: the peripheral side.
 /// Each accepted socket carries the central's address and address type.

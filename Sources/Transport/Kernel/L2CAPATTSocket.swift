@@ -1,5 +1,6 @@
 import CBlueZ
 import Glibc
+import HCI
 
 /// A connected kernel L2CAP socket on the LE ATT fixed channel (CID 4):
 /// one datagram is one ATT PDU.

@@ -1,5 +1,6 @@
 import CBlueZ
 import Glibc
+import HCI
 
 /// An L2CAP socket address for the LE ATT fixed channel: `sockaddr_l2` with
 /// PSM 0 and CID 4 (Core Vol 3 Part A 2.1), used for both bind and connect.
@@ -23,8 +24,7 @@ public struct L2CAPSocketAddress: Hashable, Sendable {
         var raw = sockaddr_l2()
         raw.l2_family = sa_family_t(AF_BLUETOOTH)
         raw.l2_psm = 0
-        let b = address.bytes
-        raw.l2_bdaddr = bdaddr_t(b: (b[0], b[1], b[2], b[3], b[4], b[5]))
+        raw.l2_bdaddr = address.bdaddr
         raw.l2_cid = cid.littleEndian
         raw.l2_bdaddr_type = addressType.rawValue
         return raw
@@ -35,9 +35,7 @@ public struct L2CAPSocketAddress: Hashable, Sendable {
     public init?(_ raw: sockaddr_l2) {
         guard raw.l2_family == sa_family_t(AF_BLUETOOTH),
               let type = LEAddressType(rawValue: raw.l2_bdaddr_type) else { return nil }
-        let b = raw.l2_bdaddr.b
-        self.init(address: BluetoothAddress(littleEndianBytes: [b.0, b.1, b.2, b.3, b.4, b.5])!,
-                  addressType: type, cid: UInt16(littleEndian: raw.l2_cid))
+        self.init(address: BluetoothAddress(raw.l2_bdaddr), addressType: type, cid: UInt16(littleEndian: raw.l2_cid))
     }
 
     /// Calls `body` with the address as a `sockaddr` pointer and its length.
