@@ -118,6 +118,18 @@ struct KernelLabProbe {
         }
 
         await measure(log: log, client: client, roundTrips: roundTrips)
+        // With the default buffer (about 208 KiB) a flood from btvirt, which
+        // paces nothing, overflows under TCG and the kernel drops some.
+        await notificationBurst(log: log, name: "notification burst", client: client, count: 1000, valueSize: 20, requireAll: false)
+        do {
+            let before = try client.receiveBufferSize()
+            try client.setReceiveBufferSize(4 << 20)
+            log.pass("receive buffer", "\(before) → \(try client.receiveBufferSize()) bytes")
+        } catch {
+            log.fail("receive buffer", "\(error)")
+        }
+        await notificationBurst(log: log, name: "notification burst, large buffer", client: client, count: 1000, valueSize: 20,
+                                requireAll: true)
 
         await timeoutCheck(log: log, from: central.address)
         await cancellationCheck(log: log, from: central.address)
@@ -192,6 +204,45 @@ struct KernelLabProbe {
         let median = samples[samples.count / 2]
         let p99 = samples[min(samples.count - 1, Int((Double(samples.count) * 0.99).rounded(.up)) - 1)]
         log.pass("read round trips", "\(samples.count) reads, median \(ms(median)) ms, p99 \(ms(p99)) ms, max \(ms(samples.last!)) ms")
+    }
+
+    /// Asks the peripheral for `count` notifications and times their arrival.
+    /// Notifications are unacknowledged: when the receiving socket's buffer
+    /// is full the kernel drops them, so the count received is reported, and
+    /// the burst ends when none arrives for 500 ms.
+    static func notificationBurst(log: ProbeLog, name: String, client: L2CAPATTSocket, count: Int, valueSize: UInt8,
+                                  requireAll: Bool) async {
+        let handle = ProbeResponder.burstHandle
+        let start = KernelEventLoop.now()
+        var last = start
+        var received = 0
+        do {
+            try await client.send([0x52, UInt8(handle & 0xFF), UInt8(handle >> 8), UInt8(count & 0xFF), UInt8(count >> 8), valueSize])
+            while received < count {
+                let pdu: [UInt8]
+                do {
+                    pdu = try await client.receive(timeout: .milliseconds(500))
+                } catch let error as KernelTransportError where error.kind == .timedOut {
+                    break
+                }
+                guard pdu.first == 0x1B, pdu.count == 3 + Int(valueSize) else {
+                    log.fail(name, "unexpected \(hex(pdu)) after \(received)")
+                    return
+                }
+                received += 1
+                last = KernelEventLoop.now()
+            }
+        } catch {
+            log.fail(name, "\(error)")
+            return
+        }
+        guard received > 0, received == count || !requireAll else {
+            log.fail(name, "\(received) of \(count) notifications arrived")
+            return
+        }
+        let seconds = Double(last - start) / 1e9
+        let perSecond = Double(received) / seconds
+        log.pass(name, "\(received) of \(count) × \(valueSize) B in \(ms(seconds * 1000)) ms: \(Int(perSecond)) notifications/s, \(Int(perSecond * Double(valueSize) / 1024)) KiB/s of values")
     }
 
     /// Nothing advertises at this address, so the kernel never even starts

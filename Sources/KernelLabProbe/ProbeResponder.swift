@@ -22,10 +22,22 @@ enum ProbeResponder {
         }
     }
 
+    /// The handle a Write Command names to ask for a burst of notifications:
+    /// `52 F0FF count(LE16) size` → `count` × `1B 2A00 value[size]`.
+    static let burstHandle: UInt16 = 0xFFF0
+    static let burstValueHandle: UInt16 = 0x002A
+
     /// Answers until the link or the socket ends.
     static func serve(_ socket: L2CAPATTSocket) async {
         do {
             for try await pdu in socket.datagrams {
+                if pdu.count == 6, pdu[0] == 0x52, UInt16(pdu[1]) | UInt16(pdu[2]) << 8 == burstHandle {
+                    let count = Int(UInt16(pdu[3]) | UInt16(pdu[4]) << 8)
+                    let notification: [UInt8] = [0x1B, UInt8(burstValueHandle & 0xFF), UInt8(burstValueHandle >> 8)]
+                        + [UInt8](repeating: 0x5A, count: Int(pdu[5]))
+                    for _ in 0..<count { try await socket.send(notification) }
+                    continue
+                }
                 if let answer = response(to: pdu) { try await socket.send(answer) }
             }
         } catch {

@@ -153,6 +153,27 @@ public final class L2CAPATTSocket: Sendable {
         }
     }
 
+    /// Sets the kernel's receive buffer for this socket, in bytes.
+    ///
+    /// Notifications are not flow-controlled: when a peer sends faster than
+    /// the process reads, the kernel drops what does not fit in this buffer.
+    /// A gateway with bursty sensors raises it. Above `net.core.rmem_max` this
+    /// needs CAP_NET_ADMIN (`SO_RCVBUFFORCE`); without it the kernel caps the size.
+    public func setReceiveBufferSize(_ bytes: Int) throws {
+        let size = Int32(clamping: bytes)
+        do {
+            try socket.setOption(level: SOL_SOCKET, name: SO_RCVBUFFORCE, size, operation: "setsockopt(SO_RCVBUFFORCE)")
+        } catch let error as KernelTransportError where error.kind == .unauthorized {
+            try socket.setOption(level: SOL_SOCKET, name: SO_RCVBUF, size, operation: "setsockopt(SO_RCVBUF)")
+        }
+    }
+
+    /// The kernel's receive buffer for this socket, in bytes (as the kernel
+    /// reports it: twice what was asked, to cover its bookkeeping).
+    public func receiveBufferSize() throws -> Int {
+        Int(try socket.getOption(level: SOL_SOCKET, name: SO_RCVBUF, as: Int32.self, operation: "getsockopt(SO_RCVBUF)"))
+    }
+
     /// Sends one ATT PDU as one datagram.
     public func send(_ pdu: [UInt8]) async throws {
         _ = try await socket.retrying("send", direction: .write) { fd -> Bool? in
@@ -167,9 +188,12 @@ public final class L2CAPATTSocket: Sendable {
 
     /// Receives the next ATT PDU. When the link goes down this throws the
     /// kernel's error for it (``KernelTransportError/disconnectReason`` says why).
-    public func receive() async throws -> [UInt8] {
+    ///
+    /// - Parameter timeout: how long to wait for a PDU; ``KernelTransportError/Kind/timedOut``
+    ///   after that, with the socket still usable.
+    public func receive(timeout: Duration? = nil) async throws -> [UInt8] {
         let capacity = max((try? mtu().receive) ?? 0, 23, 1024)
-        return try await socket.retrying("receive", direction: .read) { fd -> [UInt8]? in
+        return try await socket.retrying("receive", direction: .read, timeout: timeout) { fd -> [UInt8]? in
             var truncatedLength = 0
             let pdu = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                 truncatedLength = Glibc.recv(fd, buffer.baseAddress, capacity, Int32(MSG_DONTWAIT) | Int32(MSG_TRUNC))
