@@ -67,6 +67,14 @@ struct KernelLabProbe {
 
         await scan(log: log, adapter: central, looking: peripheral.address)
 
+        let disconnections: HCIDisconnectionMonitor?
+        do {
+            disconnections = try HCIDisconnectionMonitor(adapterIndex: central.index)
+        } catch {
+            disconnections = nil
+            log.fail("disconnection monitor", "\(error)")
+        }
+
         // Connect and accept at the same time.
         let start = KernelEventLoop.now()
         async let accepted = listener.accept()
@@ -145,16 +153,22 @@ struct KernelLabProbe {
             let pdu = try await client.receive()
             log.fail("peer closes", "received \(hex(pdu)) instead of an error")
         } catch let error as KernelTransportError {
-            let reason = error.disconnectReason.map { ", reason \($0)" } ?? ""
+            let reason = error.disconnectReason.map { ", errno suggests reason \($0)" } ?? ""
             [.connectionReset, .connectionAborted, .timedOut, .notConnected].contains(error.kind)
                 ? log.pass("peer closes", "\(error)\(reason) after \(ms(elapsed(since: closeStart))) ms")
                 : log.fail("peer closes", "\(error)")
+            // The peripheral's kernel ends an idle link as Remote User Terminated Connection.
+            let exact = await disconnections?.reason(for: client)
+            exact == HCIStatus(0x13)
+                ? log.pass("disconnect reason", "\(exact!) from Disconnection Complete on handle \(client.connectionHandle.map { "\($0)" } ?? "?")")
+                : log.fail("disconnect reason", "got \(exact.map { "\($0)" } ?? "nothing") for handle \(client.connectionHandle.map { "\($0)" } ?? "?")")
         } catch {
             log.fail("peer closes", "\(error)")
         }
         client.close()
         listener.close()
         advertiser.close()
+        disconnections?.close()
     }
 
     static func scan(log: ProbeLog, adapter: KernelAdapter, looking target: BluetoothAddress) async {

@@ -12,6 +12,11 @@ public final class L2CAPATTSocket: Sendable {
     public let local: L2CAPSocketAddress
     /// The peer, as the kernel knows it.
     public let peer: L2CAPSocketAddress
+    /// The HCI connection handle of the link, from `L2CAP_CONNINFO`; nil
+    /// when the kernel would not say.
+    public let connectionHandle: UInt16?
+    /// When this socket was connected or accepted (loop clock, nanoseconds).
+    public let createdAt: UInt64
     let socket: KernelSocket
 
     /// POLLRDHUP, which Glibc's module leaves out (it needs _GNU_SOURCE).
@@ -21,6 +26,9 @@ public final class L2CAPATTSocket: Sendable {
         self.socket = socket
         self.local = local
         self.peer = peer
+        createdAt = KernelEventLoop.now()
+        connectionHandle = (try? socket.getOption(level: SOL_L2CAP, name: L2CAP_CONNINFO, as: l2cap_conninfo.self,
+                                                   operation: "getsockopt(L2CAP_CONNINFO)"))?.hci_handle
     }
 
     /// Opens a non-blocking L2CAP sequenced-packet socket bound to the ATT
