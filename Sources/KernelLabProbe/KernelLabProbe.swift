@@ -110,9 +110,21 @@ struct KernelLabProbe {
         } catch {
             log.fail("socket options", "\(error)")
         }
-        // Raising BT_SECURITY is not exercised here: with no pairing agent
-        // (bluetoothd) the kernel's Just Works pairing waits for a mgmt user
-        // confirmation that never comes, and SMP times out after 30 s.
+        // Just Works pairing needs someone to answer the kernel's user
+        // confirmation; with no bluetoothd, our agent does.
+        do {
+            let agent = try KernelPairingAgent()
+            defer { agent.close() }
+            let start = KernelEventLoop.now()
+            try await client.raiseSecurity(to: .medium, timeout: .seconds(15))
+            let central = try client.securityLevel()
+            let peripheral = try server.securityLevel()
+            central >= .medium && peripheral >= .medium
+                ? log.pass("raise security", "central \(central), peripheral \(peripheral) after \(ms(elapsed(since: start))) ms")
+                : log.fail("raise security", "central \(central), peripheral \(peripheral)")
+        } catch {
+            log.fail("raise security", "\(error)")
+        }
 
         let responder = Task { await ProbeResponder.serve(server) }
 

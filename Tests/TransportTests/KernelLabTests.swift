@@ -15,7 +15,7 @@ struct KernelLabTests {
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         for check in ["list adapters", "manager state", "advertise on hci1", "scan on hci0", "connect hci0 → hci1",
-                      "accepted peer address", "central peer address", "socket MTU", "BT_SECURITY get/set",
+                      "accepted peer address", "central peer address", "socket MTU", "BT_SECURITY get/set", "raise security",
                       "exchange MTU", "read round trips", "notification burst", "receive buffer", "notification burst, large buffer", "connect timeout", "connect cancel", "peer closes", "disconnect reason"] {
             #expect(run.output.contains("PASS \(check)"), "no PASS for \(check)")
         }
