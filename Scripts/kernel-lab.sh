@@ -14,6 +14,8 @@
 #   KERNEL_LAB_BTMON     save a btmon capture (btsnoop) of the run to this path
 #   KERNEL_LAB_VERBOSE   1: show the guest console and setup steps
 #   KERNEL_LAB_KEEP      1: keep the run folder under .lab/runs/
+#   KERNEL_LAB_BLUETOOTHD 1: also run D-Bus and bluetoothd in the guest, to see
+#                        how our raw sockets share the adapters with it
 #   ATTUNE_*             passed through into the guest's environment
 #
 # The host's / is shared read-only over 9p with a tmpfs overlay on top, so host
@@ -69,6 +71,19 @@ guest_main() {
         [ $attempt = 3 ] && { dmesg > "$run/dmesg.log"; lab_error "the virtual controllers did not come up"; return; }
         echo "kernel-lab (guest): controllers not ready, restarting btvirt (attempt $attempt)" >> "$run/btmgmt.log"
     done
+
+    if [ "${LAB_BLUETOOTHD:-0}" = 1 ]; then
+        mkdir -p /run/dbus
+        dbus-daemon --system --fork --nopidfile || { lab_error "dbus-daemon failed"; return; }
+        /usr/libexec/bluetooth/bluetoothd -n >"$run/bluetoothd.log" 2>&1 &
+        for i in $(seq 1 50); do
+            grep -q 'management interface' "$run/bluetoothd.log" && break
+            sleep 0.2
+        done
+        grep -q 'management interface' "$run/bluetoothd.log" || { lab_error "bluetoothd did not start"; return; }
+        # Let it finish reading the controllers before the command starts.
+        sleep 1
+    fi
 
     cd "$LAB_PROJECT" || return
     eval "set -- $(cat "$run/argv")"
@@ -272,7 +287,7 @@ run_in_guest() {
     : > "$RUN/stdout"; : > "$RUN/stderr"
     {
         printf 'LAB_KVER=%q\nLAB_KROOT=%q\nLAB_PROJECT=%q\n' "$KVER" "$KROOT" "$ROOT"
-        printf 'LAB_COMMAND_TIMEOUT=%q\nLAB_BTMON=%q\n' "$timeout" "${KERNEL_LAB_BTMON:-}"
+        printf 'LAB_COMMAND_TIMEOUT=%q\nLAB_BTMON=%q\nLAB_BLUETOOTHD=%q\n' "$timeout" "${KERNEL_LAB_BTMON:-}" "${KERNEL_LAB_BLUETOOTHD:-0}"
         local v
         for v in $(compgen -e | grep '^ATTUNE_' || true); do printf 'export %s=%q\n' "$v" "${!v}"; done
     } > "$RUN/guest.env"
@@ -354,7 +369,7 @@ case "${1:-}" in
     --guest) shift; guest_main "$@"; exit ;;
     --setup) setup; exit 0 ;;
     --check) mkdir -p "$LAB"; can_run_qemu; exit ;;
-    ""|-h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    ""|-h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
 
 setup

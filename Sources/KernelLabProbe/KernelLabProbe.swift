@@ -17,11 +17,13 @@ struct KernelLabProbe {
             print("state: \(state)")
             for adapter in state.adapters { print("adapter: \(adapter)") }
             exit(state.state == .poweredOn ? 0 : 1)
+        case "coexist":
+            await coexistence(log: log)
         case "att":
             let roundTrips = arguments.dropFirst().first.flatMap { Int($0) } ?? 200
             await attScenario(log: log, roundTrips: roundTrips)
         default:
-            print("usage: KernelLabProbe state | att [round-trips]")
+            print("usage: KernelLabProbe state | att [round-trips] | coexist")
             exit(2)
         }
         print(log.failures == 0 ? "ALL PASSED" : "\(log.failures) FAILED")
@@ -181,6 +183,41 @@ struct KernelLabProbe {
         listener.close()
         advertiser.close()
         disconnections?.close()
+    }
+
+    /// With bluetoothd running on the same kernel: what our sockets meet.
+    /// Results are reported as facts (INFO), except the detection itself.
+    static func coexistence(log: ProbeLog) async {
+        BluetoothDaemonPresence.isRunning() ? log.pass("bluetoothd detected") : log.fail("bluetoothd detected", "not running?")
+        guard let adapters = try? KernelAdapter.list(), let peripheral = adapters.first(where: { $0.index == 1 }) else {
+            log.fail("list adapters", "no hci1")
+            return
+        }
+        do {
+            let listener = try L2CAPATTListener(address: peripheral.address)
+            listener.close()
+            log.info("ATT listener on hci1: bound")
+        } catch {
+            log.info("ATT listener on hci1: \(error)")
+        }
+        do {
+            let scanner = try KernelLEScanner(adapterIndex: 0)
+            defer { scanner.close() }
+            try await scanner.start()
+            try await scanner.stop()
+            log.info("raw LE scan on hci0: started and stopped")
+        } catch {
+            log.info("raw LE scan on hci0: \(error)")
+        }
+        do {
+            let advertiser = try KernelLEAdvertiser(adapterIndex: 1)
+            defer { advertiser.close() }
+            try await advertiser.start(data: [0x02, 0x01, 0x06])
+            try await advertiser.setEnabled(false)
+            log.info("raw advertising on hci1: started and stopped")
+        } catch {
+            log.info("raw advertising on hci1: \(error)")
+        }
     }
 
     static func scan(log: ProbeLog, adapter: KernelAdapter, looking target: BluetoothAddress) async {

@@ -33,6 +33,15 @@ struct KernelLabTests {
         #expect(run.output.contains("adapter: hci1 00:AA:01:01:00:01 up LE"))
     }
 
+    /// bluetoothd next to our raw sockets: detected, and the sockets still open.
+    @Test func besideBluetoothd() {
+        let run = KernelLab.run([KernelLab.buildDirectory + "/KernelLabProbe", "coexist"], environment: ["KERNEL_LAB_BLUETOOTHD": "1"])
+        print(run.output)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("PASS bluetoothd detected"))
+        #expect(run.output.contains("INFO ATT listener on hci1: bound"))
+    }
+
     @Test func labReturnsTheCommandsExitCode() {
         let run = KernelLab.run(["sh", "-c", "echo inside; exit 7"])
         #expect(run.status == 7)

@@ -2,16 +2,20 @@ import Glibc
 
 /// Whether bluetoothd is running beside us.
 ///
-/// Raw sockets work with or without it, but it shares the adapter:
-/// - it listens on the LE ATT channel itself, so our ``L2CAPATTListener``
-///   bound to the same adapter address fails with `EADDRINUSE`
-///   (``KernelTransportError/Kind/busy``), and incoming connections go to its
-///   GATT server;
-/// - it starts and stops scanning and advertising through mgmt, which can
-///   make our raw HCI scan or advertising commands fail with Command
-///   Disallowed, or silently replace our advertising data;
-/// - it may connect to or disconnect from devices we also talk to.
-/// Stop it (`systemctl stop bluetooth`) for a gateway that owns the adapter.
+/// Raw sockets work with or without it, but it shares the adapters. Observed
+/// in the kernel lab (Debian 6.1.192, BlueZ 5.66, bluetoothd idle):
+/// - our ``L2CAPATTListener`` still binds to the adapter's ATT channel, and
+///   our sockets connect and accept; bluetoothd attaches its own GATT client
+///   and server to the same links;
+/// - because bluetoothd holds its own channel on the link, a peer closing
+///   *our* channel no longer drops the link, so a central learns about it only
+///   when the link itself goes down;
+/// - raw HCI scan and advertising commands are accepted while bluetoothd is
+///   not scanning or advertising itself; when it is, the controller's single
+///   legacy set is shared and the last writer wins or the command is refused;
+/// - bluetoothd is the pairing agent: running ``KernelPairingAgent`` as well
+///   makes both answer the kernel, and pairing fails (`EACCES`).
+/// A gateway that owns the adapters stops it (`systemctl stop bluetooth`).
 public enum BluetoothDaemonPresence {
     /// True when a process named `bluetoothd` is running (read from /proc).
     public static func isRunning() -> Bool {

@@ -3,9 +3,9 @@ import HCI
 /// LE scanning through raw HCI sockets on one adapter: legacy scan commands
 /// on one socket, advertising reports read from another.
 ///
-/// With bluetoothd running, it scans the same controller; the controller then
-/// answers our Set Scan Enable with Command Disallowed (0x0C) while its scan
-/// is on, which surfaces as ``HCICommandError``.
+/// bluetoothd, when it runs, scans the same controller through mgmt; while
+/// its scan is on, the controller may refuse ours (Command Disallowed, 0x0C),
+/// which surfaces as ``HCICommandError``. See ``BluetoothDaemonPresence``.
 public final class KernelLEScanner: Sendable {
     public let adapterIndex: UInt16
     private let commands: HCISocket
