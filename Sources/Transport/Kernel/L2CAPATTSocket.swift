@@ -17,6 +17,9 @@ public final class L2CAPATTSocket: Sendable {
     public let connectionHandle: UInt16?
     /// When this socket was connected or accepted (loop clock, nanoseconds).
     public let createdAt: UInt64
+    /// The receive buffer for one datagram: the channel's receive MTU, read
+    /// once, since the kernel drops anything larger before it reaches us.
+    private let receiveCapacity: Int
     let socket: KernelSocket
 
     /// POLLRDHUP, which Glibc's module leaves out (it needs _GNU_SOURCE).
@@ -27,6 +30,9 @@ public final class L2CAPATTSocket: Sendable {
         self.local = local
         self.peer = peer
         createdAt = KernelEventLoop.now()
+        let receiveMTU = (try? socket.getOption(level: SOL_L2CAP, name: L2CAP_OPTIONS, as: l2cap_options.self,
+                                                operation: "getsockopt(L2CAP_OPTIONS)"))?.imtu
+        receiveCapacity = max(Int(receiveMTU ?? 0), 1024)
         connectionHandle = (try? socket.getOption(level: SOL_L2CAP, name: L2CAP_CONNINFO, as: l2cap_conninfo.self,
                                                    operation: "getsockopt(L2CAP_CONNINFO)"))?.hci_handle
     }
@@ -200,7 +206,7 @@ public final class L2CAPATTSocket: Sendable {
     /// - Parameter timeout: how long to wait for a PDU; ``KernelTransportError/Kind/timedOut``
     ///   after that, with the socket still usable.
     public func receive(timeout: Duration? = nil) async throws -> [UInt8] {
-        let capacity = max((try? mtu().receive) ?? 0, 23, 1024)
+        let capacity = receiveCapacity
         return try await socket.retrying("receive", direction: .read, timeout: timeout) { fd -> [UInt8]? in
             var truncatedLength = 0
             let pdu = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
