@@ -152,6 +152,7 @@ install_packages() {
     [ ${#missing[@]} = 0 ] && return 0
     need_root
     log "installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
     apt-get install -y -o DPkg::Lock::Timeout=300 "${missing[@]}" >&2 \
         || { apt-get update -o DPkg::Lock::Timeout=300 >&2 && apt-get install -y -o DPkg::Lock::Timeout=300 "${missing[@]}" >&2; } \
         || fail "apt-get install ${missing[*]} failed"
