@@ -55,8 +55,6 @@ guest_main() {
 
     mkdir -p /lib/modules/"$LAB_KVER"
     mount --bind "$LAB_KROOT/lib/modules/$LAB_KVER" /lib/modules/"$LAB_KVER" || { lab_error "cannot bind modules"; return; }
-    mount -t tmpfs tmpfs /tmp
-    mount -t tmpfs tmpfs /run
     # shellcheck disable=SC2086
     modprobe -a $MODULES_IN_GUEST || { lab_error "modprobe failed"; return; }
 
@@ -243,6 +241,11 @@ mount -t 9p -o trans=virtio,version=9p2000.L,cache=loose,msize=512000,ro hostroo
 mount -t tmpfs -o mode=0755 tmpfs /mnt/upper || die tmpfs
 mkdir -p /mnt/upper/u /mnt/upper/w
 mount -t overlay overlay -o lowerdir=/mnt/host,upperdir=/mnt/upper/u,workdir=/mnt/upper/w /mnt/root || die overlay
+# Fresh /tmp and /run first, then the project on top, so a project that lives
+# under /tmp stays visible.
+mount -t tmpfs -o mode=1777 tmpfs /mnt/root/tmp || die "tmpfs /tmp"
+mount -t tmpfs -o mode=0755 tmpfs /mnt/root/run || die "tmpfs /run"
+mkdir -p "/mnt/root$project"
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 project "/mnt/root$project" || die "9p project"
 mount --move /proc /mnt/root/proc
 mount --move /sys /mnt/root/sys
