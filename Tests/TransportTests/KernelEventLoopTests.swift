@@ -158,3 +158,4 @@ import Testing
         await #expect(throws: KernelTransportError.self) { try await waiter.value }
     }
 }
+
