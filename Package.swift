@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT"]),
-        .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT"]),
+        .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,8 @@ let filter = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.c
 /// Every benchmark group. Each module's benchmarks live in their own file.
 var benchmarks: [Benchmark] = []
 benchmarks += ATTBenchmarks.all
+benchmarks += GATTServerBenchmarks.all
+benchmarks += GATTClientBenchmarks.all
 benchmarks += AnchorBenchmarks.all
 benchmarks += CaptureBenchmarks.all
 

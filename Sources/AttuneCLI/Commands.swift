@@ -3,5 +3,6 @@ enum Commands {
     static var all: [any CLICommand.Type] { [
         PDUCommand.self,
         DecodeCommand.self,
+        ConformanceCommand.self,
     ] }
 }

@@ -1,0 +1,185 @@
+import Foundation
+import Synchronization
+
+/// Scans for, connects to and remembers peripherals, like `CBCentralManager`.
+///
+/// ```swift
+/// let central = CentralManager(transport: .kernel("hci0"))
+/// for await ad in try central.scan(services: [BluetoothUUID(0x180D)]) { ... }
+/// ```
+///
+/// Peripherals remembered in the ``Store`` (their GATT cache, subscriptions and bonds)
+/// come back through ``restoredPeripherals`` and
+/// ``retrievePeripherals(identifiers:)``, like `willRestoreState`.
+public final class CentralManager: Sendable {
+    /// Where known peripherals are remembered.
+    public let store: any Store
+    /// The transport this manager was opened on.
+    public let transport: BluetoothTransport
+    let backend: any ControllerBackend
+    let clock = MonotonicClock()
+    private let known = Mutex<[UUID: Peripheral]>([:])
+
+    /// Opens a central on `transport`, remembering peripherals in `store` (in memory
+    /// unless given; pass a ``FileStore`` to survive restarts).
+    public init(transport: BluetoothTransport = .default, store: any Store = InMemoryStore()) {
+        self.transport = transport
+        self.store = store
+        backend = transport.makeBackend()
+    }
+
+    /// Whether the controller is usable, like `CBCentralManager.state`.
+    public var state: ManagerState { backend.status.state }
+
+    /// The state with its cause, whose description names the fix.
+    public var status: ManagerStatus { backend.status }
+
+    /// The current state, then every change.
+    public var stateUpdates: AsyncStream<ManagerState> {
+        let updates = backend.statusUpdates()
+        let initial = state
+        return AsyncStream { continuation in
+            continuation.yield(initial)
+            let task = Task {
+                for await status in updates { continuation.yield(status.state) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Scans for advertisements, like `scanForPeripherals(withServices:options:)`.
+    ///
+    /// - Parameters:
+    ///   - services: only devices advertising one of these (in a complete or incomplete
+    ///     list, or as service data); nil for all.
+    ///   - allowDuplicates: every report; otherwise each device once, then once more
+    ///     when its scan response adds to it.
+    /// - Returns: advertisements until the consumer stops iterating (which stops the scan).
+    ///   A consumer that falls more than 1024 reports behind loses the oldest.
+    /// - Throws: ``AttuneError/unavailable(_:)`` unless powered on.
+    public func scan(services: [BluetoothUUID]? = nil, allowDuplicates: Bool = false)
+        throws(AttuneError) -> AsyncStream<Advertisement> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Advertisement.self, bufferingPolicy: .bufferingNewest(1024))
+        let seen = Mutex<[BluetoothAddress: Advertisement]>([:])
+        let token = try backend.startScanning { report in
+            let delivered: Advertisement? = seen.withLock { seen in
+                guard var merged = seen[report.address] else {
+                    // Without duplicates, wait for the advertisement itself: connectability
+                    // comes from it, not from a scan response.
+                    if report.isScanResponse && !allowDuplicates { return nil }
+                    seen[report.address] = report
+                    return report
+                }
+                let hadScanResponse = merged.scanResponseData != nil
+                merged.merge(scanResponse: report)
+                seen[report.address] = merged
+                // Each device once, and once more when its first scan response completes it.
+                if allowDuplicates || (report.isScanResponse && !hadScanResponse) { return merged }
+                return nil
+            }
+            guard let delivered, services.map({ delivered.advertises(anyOf: $0) }) ?? true else { return }
+            continuation.yield(delivered)
+        }
+        let backend = self.backend
+        continuation.onTermination = { _ in backend.stopScanning(token) }
+        return stream
+    }
+
+    /// The peripheral that sent an advertisement (the same object every time).
+    public func peripheral(for advertisement: Advertisement) -> Peripheral {
+        peripheral(address: advertisement.address, type: advertisement.addressType ?? .random,
+                   name: advertisement.localName)
+    }
+
+    /// The peripheral at an address (the same object every time).
+    public func peripheral(address: BluetoothAddress, type: BluetoothAddressType = .public,
+                           name: String? = nil) -> Peripheral {
+        let id = PeripheralIdentifier.make(address: address, type: type)
+        let record = store.record(for: id)
+        return known.withLock { known in
+            if let existing = known[id] { return existing }
+            let p = Peripheral(address: address, type: type, name: name, record: record, backend: backend,
+                               store: store, clock: clock)
+            known[id] = p
+            return p
+        }
+    }
+
+    /// Connects and returns once the connection is ready to use: MTU exchanged, the GATT
+    /// cache validated through the Database Hash or the database discovered, and earlier
+    /// subscriptions written again.
+    ///
+    /// - Parameters:
+    ///   - timeout: how long the link may take to come up; 30 s by default.
+    ///   - reconnect: what to do when the connection later drops.
+    ///   - discoverDatabase: discover the whole database while connecting (or validate
+    ///     the cached one), so later discovery calls need no traffic. Off: each
+    ///     `discover…` call runs its own GATT procedure, as in Core Bluetooth.
+    /// - Throws: ``AttuneError/connectionTimeout``, ``AttuneError/connectionFailed(_:)``,
+    ///   ``AttuneError/peripheralDisconnected(_:)`` (dropped while setting up),
+    ///   ``AttuneError/cancelled`` or ``AttuneError/unavailable(_:)``.
+    public func connect(_ peripheral: Peripheral, timeout: Duration = .seconds(30),
+                        reconnect: ReconnectPolicy = .off, discoverDatabase: Bool = true) async throws(AttuneError) {
+        if let cause = backend.status.cause { throw .unavailable(cause) }
+        try await peripheral.connect(timeout: timeout, reconnect: reconnect, discoverDatabase: discoverDatabase)
+    }
+
+    /// Connects to an address; see ``connect(_:timeout:reconnect:)``.
+    @discardableResult
+    public func connect(_ address: BluetoothAddress, type: BluetoothAddressType = .public,
+                        timeout: Duration = .seconds(30), reconnect: ReconnectPolicy = .off)
+        async throws(AttuneError) -> Peripheral {
+        let p = peripheral(address: address, type: type)
+        try await connect(p, timeout: timeout, reconnect: reconnect)
+        return p
+    }
+
+    /// Disconnects, or abandons a connect attempt or pending reconnect, like
+    /// `cancelPeripheralConnection(_:)`. Subscriptions end with ``AttuneError/cancelled``.
+    public func cancelConnection(_ peripheral: Peripheral) async {
+        await peripheral.cancelConnection()
+    }
+
+    /// Known peripherals by identifier: ones seen in this process or remembered in the
+    /// store, like `retrievePeripherals(withIdentifiers:)`.
+    public func retrievePeripherals(identifiers: [UUID]) -> [Peripheral] {
+        identifiers.compactMap { id in
+            if let p = known.withLock({ $0[id] }) { return p }
+            if let record = store.record(for: id) {
+                return peripheral(address: record.address, type: record.addressType, name: record.name)
+            }
+            if let (address, type) = PeripheralIdentifier.address(of: id) {
+                return peripheral(address: address, type: type)
+            }
+            return nil
+        }
+    }
+
+    /// Every peripheral the store remembers, with its cache and subscriptions, ready to
+    /// be connected again: what `willRestoreState` hands Core Bluetooth apps.
+    public var restoredPeripherals: [Peripheral] {
+        retrievePeripherals(identifiers: store.records().map(\.identifier))
+    }
+
+    /// Reconnects every remembered peripheral marked `autoConnect`, each with automatic
+    /// reconnect; returns the ones that connected and the errors of the others. Those
+    /// keep trying in the background with the backoff, and their lifecycle events say
+    /// when they connect (until ``cancelConnection(_:)``).
+    public func resumeAutoConnect(timeout: Duration = .seconds(30), backoff: Backoff = .standard)
+        async -> (connected: [Peripheral], failed: [UUID: AttuneError]) {
+        var connected: [Peripheral] = []
+        var failed: [UUID: AttuneError] = [:]
+        for record in store.records() where record.autoConnect {
+            let p = peripheral(address: record.address, type: record.addressType, name: record.name)
+            do throws(AttuneError) {
+                if let cause = backend.status.cause { throw .unavailable(cause) }
+                try await p.connect(timeout: timeout, reconnect: .automatic(backoff), retryFirst: true)
+                connected.append(p)
+            } catch {
+                failed[record.identifier] = error
+            }
+        }
+        return (connected, failed)
+    }
+}

@@ -1,0 +1,105 @@
+extension Peripheral {
+    /// The whole tree, when the lifecycle discovered or validated it on connect.
+    var knownTree: [Service]? { lifecycle.cache?.services }
+
+    /// Discovers primary services, all of them or those with the given UUIDs, like
+    /// `discoverServices(_:)`. Answered from the validated GATT cache when there is one.
+    @discardableResult
+    public func discoverServices(_ uuids: [BluetoothUUID]? = nil) async throws(AttuneError) -> [Service] {
+        guard lifecycle.connectionState == .connected else { throw .notConnected }
+        var found: [Service]
+        if let tree = knownTree {
+            found = tree.filter { $0.isPrimary && (uuids?.contains($0.uuid) ?? true) }
+        } else if let uuids {
+            found = []
+            for uuid in uuids {
+                if case .services(let list) = try await request(.discoverPrimaryServices(uuid)) {
+                    found += list.map(Service.init)
+                }
+            }
+        } else {
+            guard case .services(let list) = try await request(.discoverAllPrimaryServices()) else { return [] }
+            found = list.map(Service.init)
+        }
+        // As in Core Bluetooth, the tree starts bare: characteristics come with their own call.
+        found = found.map { var s = $0; s.characteristics = nil; s.includedServiceHandles = nil; return s }
+        var tree = revealed ?? []
+        for s in found where !tree.contains(where: { $0.startHandle == s.startHandle }) { tree.append(s) }
+        revealed = tree.sorted { $0.startHandle < $1.startHandle }
+        return found
+    }
+
+    /// Discovers the services `service` includes.
+    @discardableResult
+    public func discoverIncludedServices(_ uuids: [BluetoothUUID]? = nil, for service: Service)
+        async throws(AttuneError) -> [Service] {
+        guard lifecycle.connectionState == .connected else { throw .notConnected }
+        var included: [Service] = []
+        if let tree = knownTree, let full = tree.first(where: { $0.startHandle == service.startHandle }) {
+            // The cache keeps included start handles only when discovery saw them.
+            let starts = full.includedServiceHandles ?? []
+            included = tree.filter { starts.contains($0.startHandle) }
+        } else if case .includes(let list) = try await request(.findIncludedServices(in: service.handleRange)) {
+            included = list.map { Service(uuid: $0.uuid, isPrimary: false, startHandle: $0.serviceRange.start,
+                                          endHandle: $0.serviceRange.end) }
+        }
+        included = included.filter { uuids?.contains($0.uuid) ?? true }
+            .map { var s = $0; s.characteristics = nil; s.includedServiceHandles = nil; return s }
+        updateService(service.startHandle) { $0.includedServiceHandles = included.map(\.startHandle) }
+        return included
+    }
+
+    /// Discovers the characteristics of `service`, all or those with the given UUIDs.
+    @discardableResult
+    public func discoverCharacteristics(_ uuids: [BluetoothUUID]? = nil, for service: Service)
+        async throws(AttuneError) -> [Characteristic] {
+        guard lifecycle.connectionState == .connected else { throw .notConnected }
+        var found: [Characteristic]
+        if let tree = knownTree, let full = tree.first(where: { $0.startHandle == service.startHandle }) {
+            found = full.characteristics ?? []
+        } else {
+            guard case .characteristics(let list) = try await request(.discoverAllCharacteristics(in: service.handleRange))
+            else { return [] }
+            found = list.map { Characteristic($0, service: service.startHandle) }
+        }
+        found = found.filter { uuids?.contains($0.uuid) ?? true }.map { var c = $0; c.descriptors = nil; return c }
+        updateService(service.startHandle) { s in
+            var list = s.characteristics ?? []
+            for c in found where !list.contains(where: { $0.valueHandle == c.valueHandle }) { list.append(c) }
+            s.characteristics = list.sorted { $0.valueHandle < $1.valueHandle }
+        }
+        return found
+    }
+
+    /// Discovers the descriptors of `characteristic`.
+    @discardableResult
+    public func discoverDescriptors(for characteristic: Characteristic) async throws(AttuneError) -> [Descriptor] {
+        guard lifecycle.connectionState == .connected else { throw .notConnected }
+        var found: [Descriptor] = []
+        if let known = knownCharacteristic(characteristic.valueHandle)?.descriptors {
+            found = known
+        } else if let range = characteristic.descriptorRange,
+                  case .descriptors(let list) = try await request(.discoverDescriptors(in: range)) {
+            found = list.map { Descriptor(uuid: $0.uuid, handle: $0.handle, characteristicHandle: characteristic.valueHandle) }
+        }
+        updateService(characteristic.serviceHandle) { s in
+            guard let i = s.characteristics?.firstIndex(where: { $0.valueHandle == characteristic.valueHandle }) else { return }
+            s.characteristics![i].descriptors = found
+        }
+        return found
+    }
+
+    /// The characteristic in the full tree, when the lifecycle knows it.
+    func knownCharacteristic(_ valueHandle: AttributeHandle) -> Characteristic? {
+        for s in knownTree ?? [] {
+            if let c = s.characteristics?.first(where: { $0.valueHandle == valueHandle }) { return c }
+        }
+        return nil
+    }
+
+    private func updateService(_ start: AttributeHandle, _ change: (inout Service) -> Void) {
+        guard var tree = revealed, let i = tree.firstIndex(where: { $0.startHandle == start }) else { return }
+        change(&tree[i])
+        revealed = tree
+    }
+}

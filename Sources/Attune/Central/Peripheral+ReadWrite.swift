@@ -1,0 +1,70 @@
+extension Peripheral {
+    /// Reads a characteristic's whole value (with Read Blob for long values), like
+    /// `readValue(for:)`.
+    public func readValue(for characteristic: Characteristic) async throws(AttuneError) -> [UInt8] {
+        guard characteristic.properties.contains(.read) else {
+            throw .operationNotSupported("characteristic \(characteristic.uuid) is not readable")
+        }
+        return try await readValue(at: characteristic.valueHandle)
+    }
+
+    /// Reads a descriptor's value.
+    public func readValue(for descriptor: Descriptor) async throws(AttuneError) -> [UInt8] {
+        try await readValue(at: descriptor.handle)
+    }
+
+    private func readValue(at handle: AttributeHandle) async throws(AttuneError) -> [UInt8] {
+        guard case .value(var value) = try await request(.readValue(handle)) else { return [] }
+        // A full Read Response may hide more: continue with Read Blob from there.
+        if value.count == mtu - 1, value.count < 512,
+           case .value(let rest) = try await request(.readLongValue(handle, offset: UInt16(value.count))) {
+            value += rest
+        }
+        return value
+    }
+
+    /// Writes a characteristic's value, like `writeValue(_:for:type:)`.
+    ///
+    /// With response, values up to ATT_MTU − 3 take one Write Request and longer ones
+    /// the long-write procedure. Without response, the write waits until the link can
+    /// take it (see ``canSendWriteWithoutResponse``) and is never dropped.
+    public func writeValue(_ value: [UInt8], for characteristic: Characteristic,
+                           type: CharacteristicWriteType) async throws(AttuneError) {
+        let maximum = maximumWriteValueLength(for: type)
+        guard value.count <= maximum else { throw .invalidValueLength(value.count, maximum: maximum) }
+        switch type {
+        case .withResponse:
+            guard characteristic.properties.contains(.write) else {
+                throw .operationNotSupported("characteristic \(characteristic.uuid) does not take writes with response")
+            }
+            if value.count <= mtu - 3 {
+                _ = try await request(.writeValue(characteristic.valueHandle, value))
+            } else {
+                _ = try await request(.writeLongValue(characteristic.valueHandle, value))
+            }
+        case .withoutResponse:
+            guard characteristic.properties.contains(.writeWithoutResponse) else {
+                throw .operationNotSupported("characteristic \(characteristic.uuid) does not take writes without response")
+            }
+            await readyToSendWriteWithoutResponse()
+            _ = try await request(.writeWithoutResponse(characteristic.valueHandle, value))
+        }
+    }
+
+    /// Writes a descriptor's value (always with response).
+    public func writeValue(_ value: [UInt8], for descriptor: Descriptor) async throws(AttuneError) {
+        _ = try await request(value.count <= mtu - 3 ? .writeValue(descriptor.handle, value)
+                                                      : .writeLongValue(descriptor.handle, value))
+    }
+
+    /// Whether a write without response would go out now, like
+    /// `canSendWriteWithoutResponse`.
+    public var canSendWriteWithoutResponse: Bool { link?.canSend ?? false }
+
+    /// Returns when a write without response can go out (or the link is gone): the
+    /// `peripheralIsReady(toSendWriteWithoutResponse:)` signal.
+    public func readyToSendWriteWithoutResponse() async {
+        guard let link else { return }
+        await link.sendReady()
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// A remote peripheral, like `CBPeripheral`: its connection, its GATT tree and the
+/// operations on it, all async.
+///
+/// Get one from ``CentralManager`` (``CentralManager/peripheral(for:)``,
+/// ``CentralManager/retrievePeripherals(identifiers:)``) and connect it with
+/// ``CentralManager/connect(_:timeout:reconnect:)``. The connection's life runs in a
+/// ``ConnectionLifecycle``; GATT runs in the client engine. This actor only moves
+/// bytes, time and results between them.
+public actor Peripheral {
+    /// Stable across processes: derived from the address and its type.
+    public nonisolated let identifier: UUID
+    /// The device address the link is made to.
+    public nonisolated let address: BluetoothAddress
+    /// Public or random, as advertised.
+    public nonisolated let addressType: BluetoothAddressType
+    /// The name it advertised, when known.
+    public internal(set) var name: String?
+
+    let backend: any ControllerBackend
+    let store: any Store
+    let clock: MonotonicClock
+    var lifecycle: ConnectionLifecycle
+    let lifecycleBroadcast = Broadcast<LifecycleEvent>()
+
+    // The current link and its GATT client.
+    var link: (any ATTLink)?
+    var connection: GATTClientConnection?
+    var connectTask: Task<Void, Never>?
+    var readerTask: Task<Void, Never>?
+    /// Bumped whenever a link or attempt is abandoned, so late callbacks are ignored.
+    var generation = 0
+
+    /// What each outstanding client command is for.
+    enum Waiter {
+        case application(CheckedContinuation<GATTClientResponse, any Error>)
+        case mtu
+        case databaseHash
+        case discovery
+        case resubscribe(Subscription)
+    }
+    var waiters: [GATTRequestID: Waiter] = [:]
+    var connectWaiters: [CheckedContinuation<Void, any Error>] = []
+
+    /// The tree as the application has discovered it so far.
+    var revealed: [Service]?
+
+    var listeners: [AttributeHandle: [Int: AsyncThrowingStream<[UInt8], any Error>.Continuation]] = [:]
+    var nextListener = 0
+
+    var timerTask: Task<Void, Never>?
+    var timerDeadline: MonotonicTime?
+
+    init(address: BluetoothAddress, type: BluetoothAddressType, name: String?, record: PeripheralRecord?,
+         backend: any ControllerBackend, store: any Store, clock: MonotonicClock) {
+        self.address = address
+        addressType = type
+        identifier = PeripheralIdentifier.make(address: address, type: type)
+        self.name = name ?? record?.name
+        self.backend = backend
+        self.store = store
+        self.clock = clock
+        lifecycle = ConnectionLifecycle(cache: record?.cache, subscriptions: record?.subscriptions ?? [])
+    }
+
+    /// disconnected, connecting, connected or disconnecting.
+    public var state: ConnectionState { lifecycle.connectionState }
+
+    /// The finer phase, with the GATT steps after the link came up.
+    public var phase: LifecyclePhase { lifecycle.phase }
+
+    /// Every lifecycle event from now on: phases, disconnects with their reasons
+    /// (including while a reconnect is pending), cache validation and subscriptions
+    /// restored or ended.
+    public nonisolated var lifecycleEvents: AsyncStream<LifecycleEvent> { lifecycleBroadcast.stream() }
+
+    /// The services discovered so far (nil before ``discoverServices(_:)``), like
+    /// `CBPeripheral.services`.
+    public var services: [Service]? { revealed }
+
+    /// The ATT_MTU of the connection.
+    public var mtu: Int { connection?.mtu ?? lifecycle.mtu }
+
+    /// The longest value one write of `type` can carry: ATT_MTU − 3 without response,
+    /// 512 (the attribute maximum) with response, which may take a long write.
+    public func maximumWriteValueLength(for type: CharacteristicWriteType) -> Int {
+        type == .withoutResponse ? mtu - 3 : 512
+    }
+
+    /// Everything subscribed, as restored on reconnect.
+    public var subscriptions: [Subscription] { lifecycle.subscriptions }
+
+    /// Whether the characteristic's notifications or indications are on.
+    public func isNotifying(_ characteristic: Characteristic) -> Bool {
+        lifecycle.subscriptions.contains { $0.valueHandle == characteristic.valueHandle }
+    }
+
+    var now: MonotonicTime { clock.now }
+}

@@ -1,0 +1,187 @@
+/// The life of one connection to a peripheral, as a sans-I/O state machine.
+///
+/// Application requests (``connect(at:)``, ``cancel(at:)``), link facts (``linkUp(at:)``,
+/// ``linkFailed(_:at:)``, ``linkDown(_:at:)``), GATT results and the passing of time
+/// (``tick(at:)``) go in; ``LifecycleAction``s come out. No clock, thread or socket lives
+/// here, so tests drive every timeout and drop by hand. Jitter comes from an injected
+/// random number generator, so backoff is deterministic under test.
+///
+/// Each state is a struct of its own (`DisconnectedState`, `ConnectingState`,
+/// `ConnectedState`, `DisconnectingState`, `ReconnectPendingState`); transitions
+/// replace the state and return what to do.
+public struct ConnectionLifecycle: Sendable {
+    enum State: Hashable, Sendable {
+        case disconnected(DisconnectedState)
+        case connecting(ConnectingState)
+        case connected(ConnectedState)
+        case disconnecting(DisconnectingState)
+        case reconnectPending(ReconnectPendingState)
+    }
+
+    /// Changes apply from the next attempt on.
+    public var configuration: LifecycleConfiguration
+    var state: State = .disconnected(DisconnectedState())
+    /// The GATT database as last discovered or restored.
+    public internal(set) var cache: GATTCache?
+    /// Everything subscribed: restored on every reconnect until it ends with a
+    /// ``LifecycleEvent/subscriptionEnded(_:_:)``.
+    public internal(set) var subscriptions: [Subscription]
+    /// The ATT_MTU of the current (or last) connection; 23 until exchanged.
+    public internal(set) var mtu = 23
+    /// Attempts since the connection was last ready; drives the backoff.
+    public internal(set) var failedAttempts = 0
+    /// True once a connection reached the link since the application last asked to
+    /// connect: only such connections are re-established automatically.
+    var wasEstablished = false
+    private var random: any RandomNumberGenerator & Sendable
+
+    /// A machine in the disconnected state, with what a ``Store`` remembered.
+    public init(configuration: LifecycleConfiguration = LifecycleConfiguration(), cache: GATTCache? = nil,
+                subscriptions: [Subscription] = [],
+                random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
+        self.configuration = configuration
+        self.cache = cache
+        self.subscriptions = subscriptions
+        self.random = random
+    }
+
+    /// The fine-grained phase.
+    public var phase: LifecyclePhase {
+        switch state {
+        case .disconnected, .reconnectPending: .disconnected
+        case .connecting: .connecting
+        case .connected(let s): s.phase
+        case .disconnecting: .disconnecting
+        }
+    }
+
+    /// The Core Bluetooth-style state.
+    public var connectionState: ConnectionState { phase.connectionState }
+
+    /// When the next automatic attempt starts, while one is pending.
+    public var reconnectAt: MonotonicTime? {
+        if case .reconnectPending(let s) = state { return s.at }
+        return nil
+    }
+
+    /// The earliest time ``tick(at:)`` has work to do.
+    public var nextDeadline: MonotonicTime? {
+        switch state {
+        case .disconnected, .connected: nil
+        case .connecting(let s): s.deadline
+        case .disconnecting(let s): s.deadline
+        case .reconnectPending(let s): s.at
+        }
+    }
+
+    // MARK: Application requests
+
+    /// The application asks to connect. A pending reconnect starts at once; an attempt
+    /// already under way is joined.
+    public mutating func connect(at now: MonotonicTime) -> [LifecycleAction] {
+        switch state {
+        case .disconnected:
+            wasEstablished = false
+            failedAttempts = 0
+            return startAttempt(at: now, applicationWaiting: true)
+        case .reconnectPending:
+            return startAttempt(at: now, applicationWaiting: true)
+        case .connecting(var s):
+            s.applicationWaiting = true
+            state = .connecting(s)
+            return []
+        case .connected(var s):
+            if s.step == .ready { return [.deliver(.phase(.ready))] }
+            s.applicationWaiting = true
+            state = .connected(s)
+            return []
+        case .disconnecting(var s):
+            s.connectAfterwards = true
+            state = .disconnecting(s)
+            return []
+        }
+    }
+
+    /// The application gives the connection up, like `cancelPeripheralConnection`: no
+    /// reconnect follows, and every subscription ends with ``AttuneError/cancelled``.
+    public mutating func cancel(at now: MonotonicTime) -> [LifecycleAction] {
+        switch state {
+        case .disconnected:
+            return []
+        case .connecting(let s):
+            var actions: [LifecycleAction] = [.closeLink]
+            if s.applicationWaiting { actions.append(.deliver(.connectFailed(.cancelled))) }
+            return actions + becomeDisconnected(reason: .cancelled, endingWith: .cancelled)
+        case .connected:
+            let deadline = now + configuration.disconnectTimeout
+            state = .disconnecting(DisconnectingState(deadline: deadline, connectAfterwards: false))
+            wasEstablished = false
+            return [.failPendingOperations(.cancelled), .closeLink, .deliver(.phase(.disconnecting)),
+                    .schedule(deadline)]
+        case .disconnecting(var s):
+            s.connectAfterwards = false
+            state = .disconnecting(s)
+            return []
+        case .reconnectPending:
+            return becomeDisconnected(reason: .cancelled, endingWith: .cancelled)
+        }
+    }
+
+    /// The application subscribed (its CCCD write succeeded). Returns the save action.
+    public mutating func subscribed(_ subscription: Subscription) -> [LifecycleAction] {
+        subscriptions.removeAll { $0.valueHandle == subscription.valueHandle }
+        subscriptions.append(subscription)
+        return [.saveSubscriptions(subscriptions)]
+    }
+
+    /// The application unsubscribed.
+    public mutating func unsubscribed(valueHandle: AttributeHandle) -> [LifecycleAction] {
+        let before = subscriptions.count
+        subscriptions.removeAll { $0.valueHandle == valueHandle }
+        return subscriptions.count == before ? [] : [.saveSubscriptions(subscriptions)]
+    }
+
+    /// The application discovered (part of) the database itself; the lifecycle keeps it
+    /// as the cache, with the hash when known.
+    public mutating func databaseDiscovered(_ cache: GATTCache) -> [LifecycleAction] {
+        self.cache = cache
+        return [.saveCache(cache)]
+    }
+
+    // MARK: Shared transitions
+
+    mutating func startAttempt(at now: MonotonicTime, applicationWaiting: Bool) -> [LifecycleAction] {
+        let deadline = now + configuration.connectTimeout
+        state = .connecting(ConnectingState(deadline: deadline, applicationWaiting: applicationWaiting))
+        return [.deliver(.phase(.connecting)), .openLink, .schedule(deadline)]
+    }
+
+    /// Ends in `disconnected` for good: every subscription ends with `error`.
+    mutating func becomeDisconnected(reason: DisconnectReason, endingWith error: AttuneError) -> [LifecycleAction] {
+        state = .disconnected(DisconnectedState())
+        wasEstablished = false
+        var actions: [LifecycleAction] = [.deliver(.phase(.disconnected)),
+                                          .deliver(.disconnected(reason, reconnectAt: nil))]
+        if !subscriptions.isEmpty {
+            actions += subscriptions.map { .deliver(.subscriptionEnded($0, error)) }
+            subscriptions.removeAll()
+            actions.append(.saveSubscriptions([]))
+        }
+        return actions
+    }
+
+    /// After a failed attempt or a drop: wait and retry if the policy says so, else stop.
+    mutating func afterLoss(reason: DisconnectReason, error: AttuneError, at now: MonotonicTime) -> [LifecycleAction] {
+        guard case .automatic(let backoff) = configuration.reconnect,
+              wasEstablished || configuration.retriesFirstConnection else {
+            return becomeDisconnected(reason: reason, endingWith: error)
+        }
+        // The top 53 bits as a fraction in 0..<1, spelled out so a fixed generator gives a
+        // known jitter in tests.
+        let r = Double(random.next() >> 11) * 0x1p-53
+        let at = now + backoff.delay(attempt: failedAttempts, random: r)
+        failedAttempts += 1
+        state = .reconnectPending(ReconnectPendingState(at: at, attempt: failedAttempts))
+        return [.deliver(.phase(.disconnected)), .deliver(.disconnected(reason, reconnectAt: at)), .schedule(at)]
+    }
+}

@@ -1,0 +1,19 @@
+/// What a ``ConnectionLifecycle`` tells the application; ``Peripheral/lifecycle``
+/// delivers these.
+public enum LifecycleEvent: Hashable, Sendable {
+    /// The phase changed.
+    case phase(LifecyclePhase)
+    /// A connect attempt the application is waiting for failed. With automatic
+    /// reconnect after an earlier success, attempts continue in the background.
+    case connectFailed(AttuneError)
+    /// The link went down or a reconnect attempt failed, and why. `reconnectAt` is when
+    /// the next attempt starts, or nil when none will.
+    case disconnected(DisconnectReason, reconnectAt: MonotonicTime?)
+    /// The Database Hash was read: `hit` means the cache was used and discovery skipped.
+    case cacheValidated(hit: Bool)
+    /// A subscription was written again after a reconnect.
+    case subscriptionRestored(Subscription)
+    /// A subscription ended: the connection is gone for good, the characteristic no
+    /// longer exists, or the peer refused the CCCD write.
+    case subscriptionEnded(Subscription, AttuneError)
+}

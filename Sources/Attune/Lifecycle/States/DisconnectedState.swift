@@ -1,0 +1,2 @@
+/// No link, and none being made.
+struct DisconnectedState: Hashable, Sendable {}

@@ -1,0 +1,31 @@
+/// A controller on a ``MemoryRadio``, with an address of its own.
+struct MemoryController: ControllerBackend {
+    let radio: MemoryRadio
+    let address: BluetoothAddress
+    var addressType: BluetoothAddressType { .random }
+
+    init(radio: MemoryRadio) {
+        self.radio = radio
+        address = radio.allocateAddress()
+    }
+
+    var status: ManagerStatus { radio.status }
+    func statusUpdates() -> AsyncStream<ManagerStatus> { radio.statusUpdates() }
+
+    func startScanning(_ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int {
+        try radio.startScanning(report)
+    }
+
+    func stopScanning(_ token: Int) { radio.stopScanning(token) }
+
+    func connect(to address: BluetoothAddress, type: BluetoothAddressType) async throws(AttuneError) -> any ATTLink {
+        try await radio.connect(from: (self.address, addressType), to: address)
+    }
+
+    func startAdvertising(_ parameters: AdvertisingParameters,
+                          accept: @escaping @Sendable (any ATTLink) -> Void) throws(AttuneError) {
+        try radio.startAdvertising(from: address, parameters, accept: accept)
+    }
+
+    func stopAdvertising() { radio.stopAdvertising(from: address) }
+}

@@ -1,0 +1,188 @@
+import Synchronization
+
+/// An in-process radio: central and peripheral managers opened with `.memory(radio)` on
+/// the same radio see each other's advertisements and connect through in-memory links.
+/// Every PDU still runs through the real ATT bearer and GATT engines.
+///
+/// Tests use ``dropLinks(reason:)`` and ``setPowered(_:)`` to make links fail and the
+/// controller go down.
+public final class MemoryRadio: Sendable {
+    struct Advertiser {
+        var address: BluetoothAddress
+        var advertisement: Advertisement
+        var accept: @Sendable (any ATTLink) -> Void
+    }
+
+    struct PendingConnect {
+        var central: (BluetoothAddress, BluetoothAddressType)
+        var target: BluetoothAddress
+        var continuation: CheckedContinuation<any ATTLink, any Error>
+    }
+
+    struct State {
+        var advertisers: [BluetoothAddress: Advertiser] = [:]
+        var scanners: [Int: @Sendable (Advertisement) -> Void] = [:]
+        var pending: [Int: PendingConnect] = [:]
+        var links: [MemoryLink] = []
+        var nextID = 1
+        var nextAddress: UInt64 = 1
+        var powered = true
+        var statusListeners: [Int: AsyncStream<ManagerStatus>.Continuation] = [:]
+    }
+
+    let state = Mutex(State())
+
+    /// A powered radio with nobody on it.
+    public init() {}
+
+    /// A fresh random static address (top two bits set) for a new controller.
+    func allocateAddress() -> BluetoothAddress {
+        state.withLock { s in
+            defer { s.nextAddress += 1 }
+            return BluetoothAddress(rawValue: 0xC0_00_00_00_00_00 | s.nextAddress)
+        }
+    }
+
+    /// Ends every link as if the radio connection was lost (default: Connection Timeout,
+    /// 0x08, the supervision timeout).
+    public func dropLinks(reason: HCIStatus = HCIStatus(0x08)) {
+        let links = state.withLock { s -> [MemoryLink] in
+            defer { s.links = [] }
+            return s.links
+        }
+        for link in links { link.end(reason) }
+    }
+
+    /// Powers the radio on or off; off drops every link, stops advertising and scanning,
+    /// and managers report ``ManagerState/poweredOff``.
+    public func setPowered(_ on: Bool) {
+        let listeners = state.withLock { s -> [AsyncStream<ManagerStatus>.Continuation] in
+            s.powered = on
+            if !on {
+                s.advertisers = [:]
+                s.scanners = [:]
+            }
+            return Array(s.statusListeners.values)
+        }
+        if !on { dropLinks(reason: HCIStatus(0x15)) }
+        let status = on ? ManagerStatus.poweredOn : ManagerStatus(cause: .adapterDown("memory radio"))
+        for l in listeners { l.yield(status) }
+    }
+
+    var status: ManagerStatus {
+        state.withLock { $0.powered } ? .poweredOn : ManagerStatus(cause: .adapterDown("memory radio"))
+    }
+
+    func statusUpdates() -> AsyncStream<ManagerStatus> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ManagerStatus.self)
+        let id = state.withLock { s -> Int in
+            defer { s.nextID += 1 }
+            s.statusListeners[s.nextID] = continuation
+            return s.nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.statusListeners.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func startScanning(_ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int {
+        let result = state.withLock { s -> (Int, [Advertisement])? in
+            guard s.powered else { return nil }
+            defer { s.nextID += 1 }
+            s.scanners[s.nextID] = report
+            return (s.nextID, s.advertisers.values.map(\.advertisement))
+        }
+        guard let (id, current) = result else { throw .unavailable(.adapterDown("memory radio")) }
+        for ad in current { report(ad) }
+        return id
+    }
+
+    /// Hands a report to every scanner as if it had been received from the air (tests
+    /// replay captured reports this way).
+    func receive(_ advertisement: Advertisement) {
+        for scanner in state.withLock({ Array($0.scanners.values) }) { scanner(advertisement) }
+    }
+
+    func stopScanning(_ token: Int) {
+        _ = state.withLock { $0.scanners.removeValue(forKey: token) }
+    }
+
+    func startAdvertising(from address: BluetoothAddress, _ parameters: AdvertisingParameters,
+                          accept: @escaping @Sendable (any ATTLink) -> Void) throws(AttuneError) {
+        // The advertisement goes through the shared AD parser, as one from the air would.
+        let advertisement = Advertisement(
+            address: address, addressType: .random, rssi: -40,
+            data: AdvertisingData(decoding: parameters.advertisingData[...]),
+            isConnectable: parameters.isConnectable, isScannable: true, isScanResponse: false)
+        let result = state.withLock { s -> ([@Sendable (Advertisement) -> Void], [Int: PendingConnect])? in
+            guard s.powered else { return nil }
+            s.advertisers[address] = Advertiser(address: address, advertisement: advertisement, accept: accept)
+            let waiting = parameters.isConnectable ? s.pending.filter { $0.value.target == address } : [:]
+            for id in waiting.keys { s.pending.removeValue(forKey: id) }
+            return (Array(s.scanners.values), waiting)
+        }
+        guard let (scanners, waiting) = result else { throw .unavailable(.adapterDown("memory radio")) }
+        for scanner in scanners { scanner(advertisement) }
+        for (_, connect) in waiting {
+            connect.continuation.resume(returning: link(connect.central, to: address, accept: accept))
+        }
+    }
+
+    func stopAdvertising(from address: BluetoothAddress) {
+        _ = state.withLock { $0.advertisers.removeValue(forKey: address) }
+    }
+
+    /// Connects now if the target advertises connectably, else waits for it to.
+    func connect(from central: (BluetoothAddress, BluetoothAddressType), to target: BluetoothAddress)
+        async throws(AttuneError) -> any ATTLink {
+        let id = state.withLock { s -> Int in
+            defer { s.nextID += 1 }
+            return s.nextID
+        }
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any ATTLink, any Error>) in
+                    let found = state.withLock { s -> Advertiser?? in
+                        guard s.powered else { return .some(nil) }
+                        if let advertiser = s.advertisers[target], advertiser.advertisement.isConnectable {
+                            return advertiser
+                        }
+                        s.pending[id] = PendingConnect(central: central, target: target, continuation: continuation)
+                        return nil
+                    }
+                    switch found {
+                    case .some(.some(let advertiser)):
+                        continuation.resume(returning: link(central, to: target, accept: advertiser.accept))
+                    case .some(.none):
+                        continuation.resume(throwing: AttuneError.unavailable(.adapterDown("memory radio")))
+                    case .none:
+                        if Task.isCancelled { cancelPending(id) }
+                    }
+                }
+            } onCancel: {
+                cancelPending(id)
+            }
+        } catch let error as AttuneError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    private func cancelPending(_ id: Int) {
+        let pending = state.withLock { $0.pending.removeValue(forKey: id) }
+        pending?.continuation.resume(throwing: AttuneError.cancelled)
+    }
+
+    private func link(_ central: (BluetoothAddress, BluetoothAddressType), to target: BluetoothAddress,
+                      accept: @Sendable (any ATTLink) -> Void) -> any ATTLink {
+        let (c, p) = MemoryLink.pair(central: central, peripheral: (target, .random))
+        state.withLock { s in
+            s.links.removeAll { $0.isClosed }
+            s.links += [c, p]
+        }
+        accept(p)
+        return c
+    }
+}

@@ -1,0 +1,79 @@
+/// Publishes services, advertises and answers centrals, like `CBPeripheralManager`.
+///
+/// The GATT server engine does the protocol work: every ATT request, CCCDs per central,
+/// prepared writes, robust caching, and Service Changed when ``add(_:)`` or
+/// ``remove(_:)`` change the database. Stored values are answered by the server;
+/// dynamic ones arrive on ``requests`` for ``respond(to:withResult:)``.
+public actor PeripheralManager {
+    /// The transport this manager was opened on.
+    public nonisolated let transport: BluetoothTransport
+    let backend: any ControllerBackend
+    let clock = MonotonicClock()
+    var server: GATTServer
+
+    struct Connected {
+        var link: any ATTLink
+        var central: Central
+        var reader: Task<Void, Never>
+    }
+    var connected: [ConnectionID: Connected] = [:]
+    var nextConnection: UInt64 = 1
+    var advertising: AdvertisingParameters?
+
+    /// Reads and writes of dynamic characteristics, each waiting for
+    /// ``respond(to:withResult:)`` (writes without response excepted).
+    public nonisolated let requests: AsyncStream<ATTRequest>
+    let requestContinuation: AsyncStream<ATTRequest>.Continuation
+    let eventBroadcast = Broadcast<PeripheralManagerEvent>()
+
+    var timerTask: Task<Void, Never>?
+    var timerDeadline: MonotonicTime?
+
+    /// Opens a peripheral manager on `transport`. The database starts with the GAP
+    /// service (Device Name `name`, Appearance) and the GATT service (Service Changed,
+    /// Client Supported Features, Database Hash, Server Supported Features).
+    public init(transport: BluetoothTransport = .default, name: String = "Attune", appearance: UInt16 = 0) throws(AttuneError) {
+        self.transport = transport
+        backend = transport.makeBackend()
+        (requests, requestContinuation) = AsyncStream.makeStream(of: ATTRequest.self, bufferingPolicy: .bufferingNewest(4096))
+        let gap = ServiceDefinition(BluetoothUUID(0x1800), characteristics: [
+            CharacteristicDefinition(BluetoothUUID(0x2A00), properties: [.read], value: Array(name.utf8)),
+            CharacteristicDefinition(BluetoothUUID(0x2A01), properties: [.read],
+                                     value: [UInt8(truncatingIfNeeded: appearance), UInt8(truncatingIfNeeded: appearance >> 8)]),
+        ])
+        do {
+            server = GATTServer(database: try AttributeDatabase(services: [gap, .genericAttribute()]))
+        } catch {
+            throw .operationNotSupported("the base database does not build: \(error)")
+        }
+    }
+
+    /// Whether the controller is usable.
+    public nonisolated var state: ManagerState { backend.status.state }
+    /// The state with its cause, whose description names the fix.
+    public nonisolated var status: ManagerStatus { backend.status }
+
+    /// Connections, subscriptions, stored writes, indications, expired requests.
+    public nonisolated var events: AsyncStream<PeripheralManagerEvent> { eventBroadcast.stream() }
+
+    /// The centrals connected now.
+    public var connectedCentrals: [Central] {
+        connected.values.map(\.central).sorted { $0.connection.rawValue < $1.connection.rawValue }
+    }
+
+    /// The services we publish (GAP and GATT included), with their handles.
+    public var services: [PublishedService] { Self.published(server.database) }
+
+    static func published(_ db: AttributeDatabase) -> [PublishedService] {
+        db.services.map { s in
+            PublishedService(
+                uuid: s.uuid, isPrimary: s.isPrimary, startHandle: s.range.start, endHandle: s.range.end,
+                characteristics: db.characteristics.filter { s.range.contains($0.valueHandle) }.map {
+                    PublishedCharacteristic(uuid: $0.uuid, properties: $0.properties, valueHandle: $0.valueHandle,
+                                            clientConfigurationHandle: $0.clientConfigurationHandle)
+                })
+        }
+    }
+
+    var now: MonotonicTime { clock.now }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The default ``Store``: one JSON file per peripheral in a directory, each written
+/// atomically (temporary file, fsync, rename, fsync of the directory), so a crash leaves
+/// either the old record or the new one, never half of one.
+///
+/// A file that does not decode is moved aside (`NAME.corrupt-SECONDS`) and reported in
+/// ``problems``; the other peripherals load normally and the store stays writable.
+public final class FileStore: Store {
+    /// Where the record files live.
+    public let directory: String
+    /// Files that could not be used when the store was opened.
+    public let problems: [StoreProblem]
+    private let state: Mutex<[UUID: PeripheralRecord]>
+
+    /// Files larger than this are not records; they are moved aside unread.
+    static let maximumFileSize = 16 << 20
+
+    /// `$ATTUNE_STORE`, else `/var/lib/attune` for root, else
+    /// `$XDG_STATE_HOME/attune` or `~/.local/state/attune`.
+    public static var defaultDirectory: String {
+        let env = ProcessInfo.processInfo.environment
+        if let explicit = env["ATTUNE_STORE"], !explicit.isEmpty { return explicit }
+        if getuid() == 0 { return "/var/lib/attune" }
+        if let xdg = env["XDG_STATE_HOME"], !xdg.isEmpty { return xdg + "/attune" }
+        return (env["HOME"] ?? "/tmp") + "/.local/state/attune"
+    }
+
+    /// Opens (creating it if needed) the store in `directory`. Throws only when the
+    /// directory itself cannot be created or listed; bad files become ``problems``.
+    public init(directory: String = FileStore.defaultDirectory) throws(StoreError) {
+        self.directory = directory
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(operation: "create directory", path: directory, detail: "\(error)")
+        }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw StoreError(operation: "list", path: directory, detail: "\(error)")
+        }
+        var records: [UUID: PeripheralRecord] = [:]
+        var problems: [StoreProblem] = []
+        let decoder = JSONDecoder()
+        for name in names.sorted() {
+            let path = directory + "/" + name
+            if name.hasPrefix("."), name.hasSuffix(".tmp") {
+                // An interrupted write; the record it was replacing is intact.
+                unlink(path)
+                continue
+            }
+            guard name.hasSuffix(".json") else { continue }
+            let reason: String
+            do {
+                let data = try Self.read(path)
+                let record = try decoder.decode(PeripheralRecord.self, from: data)
+                if name == record.identifier.uuidString + ".json" {
+                    records[record.identifier] = record
+                    continue
+                }
+                reason = "holds \(record.identifier.uuidString), not the record its name promises"
+            } catch let error as DecodingError {
+                reason = Self.describe(error)
+            } catch {
+                reason = "\(error)"
+            }
+            problems.append(StoreProblem(path: path, movedTo: Self.moveAside(path), reason: reason))
+        }
+        self.problems = problems
+        state = Mutex(records)
+    }
+
+    public func records() -> [PeripheralRecord] {
+        state.withLock { Array($0.values) }.sorted { $0.address < $1.address }
+    }
+
+    public func record(for identifier: UUID) -> PeripheralRecord? { state.withLock { $0[identifier] } }
+
+    public func save(_ record: PeripheralRecord) throws(StoreError) {
+        let path = self.path(for: record.identifier)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try encoder.encode(record))
+        } catch {
+            throw StoreError(operation: "encode", path: path, detail: "\(error)")
+        }
+        // The lock orders writes of the same record, so the newest always lands last.
+        try state.withLock { (records: inout [UUID: PeripheralRecord]) throws(StoreError) in
+            try writeAtomically(bytes, to: path, name: record.identifier.uuidString + ".json")
+            records[record.identifier] = record
+        }
+    }
+
+    public func removeRecord(for identifier: UUID) throws(StoreError) {
+        let path = self.path(for: identifier)
+        try state.withLock { (records: inout [UUID: PeripheralRecord]) throws(StoreError) in
+            if unlink(path) != 0 && errno != ENOENT {
+                throw StoreError(operation: "remove", path: path, code: errno, detail: String(cString: strerror(errno)))
+            }
+            syncDirectory()
+            records.removeValue(forKey: identifier)
+        }
+    }
+
+    private func path(for identifier: UUID) -> String { directory + "/" + identifier.uuidString + ".json" }
+
+    private func writeAtomically(_ bytes: [UInt8], to path: String, name: String) throws(StoreError) {
+        let temporary = directory + "/." + name + ".tmp"
+        func failure(_ operation: String, _ file: String) -> StoreError {
+            let code = errno
+            return StoreError(operation: operation, path: file, code: code, detail: String(cString: strerror(code)))
+        }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure("create", temporary) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let error = failure("write", temporary)
+                close(fd)
+                unlink(temporary)
+                throw error
+            }
+            written += n
+        }
+        guard fsync(fd) == 0 else {
+            let error = failure("fsync", temporary)
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let error = failure("rename", path)
+            unlink(temporary)
+            throw error
+        }
+        syncDirectory()
+    }
+
+    /// Makes the rename itself durable.
+    private func syncDirectory() {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    private static func read(_ path: String) throws -> Data {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        if let size = attributes[.size] as? Int, size > maximumFileSize {
+            throw StoreError(operation: "read", path: path, detail: "\(size) bytes is too large for a record")
+        }
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    /// Renames a bad file out of the way; nil if even that failed.
+    private static func moveAside(_ path: String) -> String? {
+        let stamp = Int(Date().timeIntervalSince1970)
+        for attempt in 0..<100 {
+            let target = path + ".corrupt-\(stamp)" + (attempt == 0 ? "" : "-\(attempt)")
+            if access(target, F_OK) == 0 { continue }
+            return rename(path, target) == 0 ? target : nil
+        }
+        return nil
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let c): "not valid JSON or not a record: \(c.debugDescription)"
+        case .keyNotFound(let key, _): "missing field \(key.stringValue)"
+        case .typeMismatch(_, let c), .valueNotFound(_, let c):
+            "bad field \(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription)"
+        @unknown default: "\(error)"
+        }
+    }
+}

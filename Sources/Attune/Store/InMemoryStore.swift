@@ -1,0 +1,28 @@
+import Foundation
+import Synchronization
+
+/// A ``Store`` that keeps everything in memory.
+public final class InMemoryStore: Store {
+    private let state: Mutex<[UUID: PeripheralRecord]>
+
+    /// A store holding `records`.
+    public init(_ records: [PeripheralRecord] = []) {
+        state = Mutex(Dictionary(records.map { ($0.identifier, $0) }, uniquingKeysWith: { _, new in new }))
+    }
+
+    public func records() -> [PeripheralRecord] {
+        state.withLock { Array($0.values) }.sorted { $0.address < $1.address }
+    }
+
+    public func record(for identifier: UUID) -> PeripheralRecord? { state.withLock { $0[identifier] } }
+
+    public func save(_ record: PeripheralRecord) throws(StoreError) {
+        state.withLock { $0[record.identifier] = record }
+    }
+
+    public func removeRecord(for identifier: UUID) throws(StoreError) {
+        _ = state.withLock { $0.removeValue(forKey: identifier) }
+    }
+
+    public var problems: [StoreProblem] { [] }
+}

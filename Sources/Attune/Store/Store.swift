@@ -1,0 +1,27 @@
+import Foundation
+
+/// Where Attune remembers known peripherals: their GATT cache and hash, subscriptions
+/// and bonds. ``FileStore`` is the default; ``InMemoryStore`` serves tests and processes
+/// that want nothing on disk.
+public protocol Store: Sendable {
+    /// Every remembered peripheral.
+    func records() -> [PeripheralRecord]
+    func record(for identifier: UUID) -> PeripheralRecord?
+    /// Adds or replaces the record with the same identifier, durably.
+    func save(_ record: PeripheralRecord) throws(StoreError)
+    func removeRecord(for identifier: UUID) throws(StoreError)
+    /// What was wrong with the stored state when it was loaded (corrupt files moved
+    /// aside); empty when all was well.
+    var problems: [StoreProblem] { get }
+}
+
+extension Store {
+    /// Changes one record in place (creating it from `address` when missing) and saves it.
+    public func update(address: BluetoothAddress, type: BluetoothAddressType,
+                       _ change: (inout PeripheralRecord) -> Void) throws(StoreError) {
+        let id = PeripheralIdentifier.make(address: address, type: type)
+        var record = record(for: id) ?? PeripheralRecord(address: address, addressType: type)
+        change(&record)
+        try save(record)
+    }
+}

@@ -1,0 +1,9 @@
+extension BluetoothTransport {
+    /// The controller behind this transport.
+    func makeBackend() -> any ControllerBackend {
+        switch self {
+        case .memory(let radio): MemoryController(radio: radio)
+        default: UnwiredController(transport: description)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// What the managers need from a controller, whatever the transport: its state,
+/// scanning, connecting as a central, advertising and accepting as a peripheral.
+///
+/// The kernel transport (HCI socket + L2CAP sockets), the userland host (H4, user
+/// channel) and ``MemoryRadio`` implement it; nothing above it knows which one runs.
+///
+/// Contract for implementations:
+/// - ``status`` comes from facts: map socket errnos with
+///   ``ManagerStateCause/init(errno:adapter:)`` and an adapter that is down to
+///   ``ManagerStateCause/adapterDown(_:)``; publish every change on ``statusUpdates()``.
+/// - Advertising reports become ``Advertisement``s through the shared AD parser
+///   (`Advertisement(LEAdvertisingReport)` / `Advertisement(LEExtendedAdvertisingReport)`).
+/// - ``connect(to:type:)`` throws ``AttuneError/connectionFailed(_:)`` with
+///   `.hci(status)` when LE Connection Complete fails, ``AttuneError/unavailable(_:)``
+///   when the controller cannot be used, and ``AttuneError/cancelled`` when its task is
+///   cancelled (then it must also cancel the attempt: LE Create Connection Cancel, or
+///   close the connecting socket). The connect timeout is the lifecycle's, not the
+///   backend's.
+/// - Every ``ATTLink`` ends its event stream with exactly one `.closed`, carrying the
+///   Disconnection Complete reason (`.hci(status)`) or `.transport(text)` for I/O errors.
+protocol ControllerBackend: Sendable {
+    /// Our own address on this controller.
+    var address: BluetoothAddress { get }
+    var addressType: BluetoothAddressType { get }
+    var status: ManagerStatus { get }
+    /// Every change of ``status`` from now on.
+    func statusUpdates() -> AsyncStream<ManagerStatus>
+    /// Starts delivering advertising reports; returns a token for ``stopScanning(_:)``.
+    func startScanning(_ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int
+    func stopScanning(_ token: Int)
+    /// Establishes a link to a peripheral (LE Create Connection). Waits until the peer
+    /// is reachable; task cancellation abandons the attempt.
+    func connect(to address: BluetoothAddress, type: BluetoothAddressType) async throws(AttuneError) -> any ATTLink
+    /// Starts advertising; each central that connects arrives through `accept`.
+    func startAdvertising(_ parameters: AdvertisingParameters,
+                          accept: @escaping @Sendable (any ATTLink) -> Void) throws(AttuneError)
+    func stopAdvertising()
+}

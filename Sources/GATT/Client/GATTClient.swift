@@ -1,0 +1,96 @@
+import ATT
+
+/// The GATT client engine (Vol 3 Part G §4), sans-I/O.
+///
+/// Commands go in through ``perform(_:bearer:at:into:)``, each getting a
+/// ``GATTRequestID``; bearer events go in through ``handle(_:bytes:bearer:at:into:)``;
+/// actions come out (bytes to send, completions, events). The engine sits on an
+/// ``ATTBearer`` that it borrows for each call, so one bearer can carry a server engine
+/// too; ``GATTClientConnection`` bundles a bearer with a client for client-only links.
+///
+/// Procedures run one at a time in the order given, since a bearer allows one outstanding
+/// request (Vol 3 Part F §3.3.2). After a transaction timeout the bearer is dead: the
+/// current and every queued procedure fail with ``GATTClientError/transactionTimeout``
+/// and nothing more is sent.
+public struct GATTClient: Sendable {
+    /// The configuration given at `init`; the sign counter advances with each signed write.
+    public internal(set) var configuration: GATTClientConfiguration
+    /// What the client knows of the server's database.
+    public internal(set) var database: DiscoveredDatabase
+    /// Whether the link is encrypted; Signed Write sends a plain Write Command then.
+    public var linkEncrypted = false
+    /// True once start-up discovery finished (or the cache was confirmed).
+    public internal(set) var isReady = false
+    /// True once the bearer closed; every command fails at once afterwards.
+    public internal(set) var isClosed = false
+
+    struct Pending: Sendable {
+        var id: GATTRequestID
+        var procedure: any ClientProcedure
+        var purpose: Purpose
+    }
+
+    /// Why a procedure runs, which decides what its completion does.
+    enum Purpose: Sendable {
+        case command
+        case startupMTU
+        case startupDiscovery
+        case rediscovery(AttributeHandleRange)
+        case subscription(valueHandle: AttributeHandle, kind: SubscriptionKind, delta: Int)
+        case signedWrite
+        /// An Execute Write cancel left behind by a cancelled long write; its answer is dropped.
+        case cleanup
+    }
+
+    struct Active: Sendable {
+        var pending: Pending
+        var request: ATTPDU
+        var retriedAfterSecurity = false
+        var cancelled = false
+    }
+
+    var queue: [Pending] = []
+    var queueHead = 0
+    var active: Active?
+    var nextID: UInt64 = 1
+    var subscriptions = SubscriptionTable()
+    var mtuExchangeQueued = false
+
+    /// A client; `database` seeds its cache (see ``start(bearer:at:into:)`` for how a
+    /// cached Database Hash is used).
+    public init(configuration: GATTClientConfiguration = GATTClientConfiguration(), database: DiscoveredDatabase = DiscoveredDatabase()) {
+        self.configuration = configuration
+        self.database = database
+    }
+
+    /// Number of procedures waiting behind the current one.
+    public var queuedCount: Int { queue.count - queueHead }
+
+    /// Subscribers counted for a characteristic.
+    public func subscriberCount(valueHandle: AttributeHandle) -> Int { subscriptions.count(valueHandle) }
+
+    // MARK: - Start-up
+
+    /// Begins the configured start-up: Exchange MTU, then discovery, or a Database Hash
+    /// check when the database given at `init` carries one. ``GATTClientEvent/ready(_:)``
+    /// follows when discovery is configured.
+    public mutating func start(bearer: inout ATTBearer, at now: MonotonicTime, into actions: inout [GATTClientAction]) {
+        if configuration.exchangesMTUOnStart && !mtuExchangeQueued {
+            mtuExchangeQueued = true
+            enqueue(ExchangeMTUProcedure(rxMTU: bearer.rxMTU), purpose: .startupMTU)
+        }
+        if configuration.discoversOnStart {
+            enqueue(discovery(cached: database.services.isEmpty ? nil : database), purpose: .startupDiscovery)
+        } else {
+            isReady = true
+        }
+        pump(bearer: &bearer, at: now, into: &actions)
+    }
+
+    func discovery(cached: DiscoveredDatabase?) -> DatabaseDiscoveryProcedure {
+        var p = DatabaseDiscoveryProcedure(cached: cached)
+        p.clientSupportedFeatures = configuration.clientSupportedFeatures
+        p.subscribesToServiceChanged = configuration.subscribesToServiceChanged
+        return p
+    }
+}

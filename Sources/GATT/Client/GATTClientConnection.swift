@@ -1,0 +1,88 @@
+import ATT
+
+/// A client-only ATT bearer with its ``GATTClient``: the whole sans-I/O contract for a
+/// link where we are only the client (conformance vectors, tests, a central that serves
+/// nothing). Bytes and time in, ``GATTClientAction``s out.
+///
+/// Requests from the peer get Request Not Supported, since there is no server here.
+public struct GATTClientConnection: Sendable {
+    /// The link's ATT bearer (MTU, sequencing, transaction timer).
+    public var bearer: ATTBearer
+    /// The client engine.
+    public var client: GATTClient
+    var lastDeadline: MonotonicTime?
+
+    /// A client-only link whose bearer offers `configuration.rxMTU` and times out after
+    /// `configuration.transactionTimeout`.
+    public init(configuration: GATTClientConfiguration = GATTClientConfiguration(), database: DiscoveredDatabase = DiscoveredDatabase()) {
+        bearer = ATTBearer(rxMTU: configuration.rxMTU, transactionTimeout: configuration.transactionTimeout)
+        client = GATTClient(configuration: configuration, database: database)
+    }
+
+    /// The ATT_MTU in force.
+    public var mtu: Int { bearer.mtu }
+
+    /// Runs the configured start-up (Exchange MTU, discovery).
+    public mutating func start(at now: MonotonicTime) -> [GATTClientAction] {
+        var actions: [GATTClientAction] = []
+        client.start(bearer: &bearer, at: now, into: &actions)
+        return actions
+    }
+
+    /// Queues a command.
+    public mutating func perform(_ command: GATTClientCommand, at now: MonotonicTime) -> (id: GATTRequestID, actions: [GATTClientAction]) {
+        var actions: [GATTClientAction] = []
+        let id = client.perform(command, bearer: &bearer, at: now, into: &actions)
+        return (id, actions)
+    }
+
+    /// Cancels a command.
+    public mutating func cancel(_ id: GATTRequestID, at now: MonotonicTime) -> [GATTClientAction] {
+        var actions: [GATTClientAction] = []
+        client.cancel(id, bearer: &bearer, at: now, into: &actions)
+        return actions
+    }
+
+    /// Takes one complete ATT PDU from the peer.
+    public mutating func receive(_ bytes: ArraySlice<UInt8>, at now: MonotonicTime) -> [GATTClientAction] {
+        var actions: [GATTClientAction] = []
+        receive(bytes, at: now, into: &actions)
+        return actions
+    }
+
+    /// Takes one complete ATT PDU from the peer, appending to a caller-owned action list
+    /// (the allocation-free path for notification-heavy links).
+    public mutating func receive(_ bytes: ArraySlice<UInt8>, at now: MonotonicTime, into actions: inout [GATTClientAction]) {
+        var reply: [UInt8] = []
+        let event = bearer.receive(bytes, at: now, into: &reply)
+        if !reply.isEmpty { actions.append(.send(reply)) }
+        if case .request = event {
+            var answer: [UInt8] = []
+            if (try? bearer.sendErrorResponse(.requestNotSupported, handle: .reserved, into: &answer)) != nil {
+                actions.append(.send(answer))
+            }
+            return
+        }
+        client.handle(event, bytes: bytes, bearer: &bearer, at: now, into: &actions)
+    }
+
+    /// Fires the transaction timeout when due.
+    public mutating func tick(at now: MonotonicTime) -> [GATTClientAction] {
+        var actions: [GATTClientAction] = []
+        if let event = bearer.tick(at: now) {
+            client.handle(event, bytes: [], bearer: &bearer, at: now, into: &actions)
+        }
+        return actions
+    }
+
+    /// The link went away: everything pending fails with ``GATTClientError/bearerClosed``.
+    public mutating func close(because reason: String, at now: MonotonicTime) -> [GATTClientAction] {
+        var actions: [GATTClientAction] = []
+        let event = bearer.close(because: reason)
+        client.handle(event, bytes: [], bearer: &bearer, at: now, into: &actions)
+        return actions
+    }
+
+    /// Tells the client whether the link is now encrypted.
+    public mutating func setLinkEncrypted(_ encrypted: Bool) { client.linkEncrypted = encrypted }
+}

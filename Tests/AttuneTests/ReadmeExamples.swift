@@ -1,0 +1,107 @@
+import Attune
+import Testing
+
+// The README's two examples, compiled with the suite and run over the memory transport.
+// On a real machine pass `.kernel("hci0")` (or `.h4(.tcp(host: "127.0.0.1", port: 1234))`)
+// and a `FileStore()`.
+
+// MARK: Central example
+
+/// Finds a heart-rate sensor, connects (reconnecting by itself if the link drops),
+/// reads where the sensor sits and prints `count` heart-rate measurements.
+func centralExample(transport: BluetoothTransport, store: any Store, count: Int) async throws -> [Int] {
+    let central = CentralManager(transport: transport, store: store)
+    guard central.state == .poweredOn else {
+        throw AttuneError.unavailable(central.status.cause!)   // e.g. "permission denied: run as root or …"
+    }
+
+    let heartRate = BluetoothUUID(0x180D)
+    var sighting: Advertisement?
+    for await advertisement in try central.scan(services: [heartRate]) {
+        print("found \(advertisement.localName ?? "?") at \(advertisement.address), RSSI \(advertisement.rssi ?? 0)")
+        sighting = advertisement
+        break   // leaving the loop stops the scan
+    }
+    let sensor = central.peripheral(for: sighting!)
+
+    try await central.connect(sensor, timeout: .seconds(30), reconnect: .automatic)
+    let service = try await sensor.discoverServices([heartRate])[0]
+    let characteristics = try await sensor.discoverCharacteristics(for: service)
+    let location = characteristics.first { $0.uuid == BluetoothUUID(0x2A38) }!
+    let measurement = characteristics.first { $0.uuid == BluetoothUUID(0x2A37) }!
+    let control = characteristics.first { $0.uuid == BluetoothUUID(0x2A39) }!
+
+    print("sensor location:", try await sensor.readValue(for: location))
+    try await sensor.writeValue([0x01], for: control, type: .withResponse)   // reset energy expended
+
+    let values = await sensor.notifications(for: measurement)
+    try await sensor.setNotifyValue(true, for: measurement)
+    var rates: [Int] = []
+    for try await value in values.prefix(count) {
+        // Flags bit 0 clear: the rate is one byte after the flags.
+        let rate = value[0] & 1 == 0 ? Int(value[1]) : Int(value[1]) | Int(value[2]) << 8
+        print("heart rate \(rate) bpm")
+        rates.append(rate)
+    }
+    await central.cancelConnection(sensor)
+    return rates
+}
+
+// MARK: Peripheral example
+
+/// Publishes a heart-rate service, advertises it, answers control-point writes and
+/// notifies `beats` measurements to whoever subscribes.
+func peripheralExample(transport: BluetoothTransport, beats: Int) async throws {
+    let manager = try PeripheralManager(transport: transport, name: "Pulse")
+    let events = manager.events
+
+    let service = try await manager.add(ServiceDefinition(BluetoothUUID(0x180D), characteristics: [
+        CharacteristicDefinition(BluetoothUUID(0x2A37), properties: [.notify]),                // measurement
+        CharacteristicDefinition(BluetoothUUID(0x2A38), properties: [.read], value: [0x01]),   // chest
+        CharacteristicDefinition(BluetoothUUID(0x2A39), properties: [.write], dynamic: true),  // control point
+    ]))
+    try await manager.startAdvertising(localName: "Pulse", serviceUUIDs: [BluetoothUUID(0x180D)])
+
+    // Dynamic characteristics: every request waits for an answer.
+    let answers = Task {
+        for await request in manager.requests {
+            let known = request.value == [0x01]
+            await manager.respond(to: request, withResult: known ? .success([]) : .failure(ATTErrorCode(0x80)))
+        }
+    }
+    defer { answers.cancel() }
+
+    let measurement = service[BluetoothUUID(0x2A37)]!
+    for await event in events {
+        if case .subscriptionChanged(let central, measurement.valueHandle, let configuration) = event,
+           configuration.contains(.notification) {
+            print("\(central) subscribed")
+            break
+        }
+    }
+    var bpm: UInt8 = 60
+    for _ in 0..<beats {
+        // false means the link is full: wait for room, as Core Bluetooth apps do.
+        while !(await manager.updateValue([0x00, bpm], for: measurement)) {
+            await manager.readyToUpdateSubscribers()
+        }
+        bpm += 1
+        try await Task.sleep(for: .milliseconds(5))   // a real sensor: once a second
+    }
+    await manager.stopAdvertising()
+}
+
+@Suite("README examples")
+struct ReadmeExampleTests {
+    @Test(.timeLimit(.minutes(1)))
+    func centralAndPeripheralExamplesRunTogether() async throws {
+        let radio = MemoryRadio()
+        let peripheral = Task { try await peripheralExample(transport: .memory(radio), beats: 3) }
+        try await Task.sleep(for: .milliseconds(20))
+        let rates = try await within(20, "the central example") {
+            try await centralExample(transport: .memory(radio), store: InMemoryStore(), count: 3)
+        }
+        #expect(rates == [60, 61, 62])
+        try await peripheral.value
+    }
+}
