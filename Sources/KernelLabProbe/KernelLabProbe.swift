@@ -17,13 +17,15 @@ struct KernelLabProbe {
             print("state: \(state)")
             for adapter in state.adapters { print("adapter: \(adapter)") }
             exit(state.state == .poweredOn ? 0 : 1)
+        case "gatt":
+            await gattScenario(log: log)
         case "coexist":
             await coexistence(log: log)
         case "att":
             let roundTrips = arguments.dropFirst().first.flatMap { Int($0) } ?? 200
             await attScenario(log: log, roundTrips: roundTrips)
         default:
-            print("usage: KernelLabProbe state | att [round-trips] | coexist")
+            print("usage: KernelLabProbe state | att [round-trips] | gatt | coexist")
             exit(2)
         }
         print(log.failures == 0 ? "ALL PASSED" : "\(log.failures) FAILED")

@@ -31,6 +31,19 @@ struct KernelLabTests {
         #expect(decoded.output.contains("Read Request"))
     }
 
+    /// Both GATT engines over kernel sockets: our client on hci0, our server on hci1.
+    @Test func gattClientAgainstGATTServerOverKernelSockets() {
+        let run = KernelLab.run([KernelLab.buildDirectory + "/KernelLabProbe", "gatt"])
+        print(run.output)
+        #expect(run.status == 0, "exit status \(run.status)")
+        for check in ["exchange MTU", "discover database", "read", "long write", "long read", "write",
+                      "write without response", "read after writes", "subscribe notify", "notification",
+                      "subscribe indicate", "indication", "read after indication"] {
+            #expect(run.output.contains("PASS gatt: \(check):"), "no PASS for gatt: \(check)")
+        }
+        #expect(run.output.contains("ALL PASSED"))
+    }
+
     @Test func managerStateInsideTheVMIsPoweredOn() {
         let run = KernelLab.run([KernelLab.buildDirectory + "/KernelLabProbe", "state"])
         #expect(run.status == 0, "\(run.output)")
