@@ -98,6 +98,20 @@ extension KernelLabProbe {
             try await check(log, "gatt: read after indication", client.perform(.readValue(handle))) {
                 $0.value == [9, 9] ? "in step" : nil
             }
+            // Read latency through both engines, the figure issue 6 asks for.
+            var samples: [Double] = []
+            for _ in 0..<200 {
+                let start = KernelEventLoop.now()
+                guard case .success = try await client.perform(.readValue(handle)) else {
+                    log.fail("gatt: read round trips", "a read failed")
+                    break
+                }
+                samples.append(Double(KernelEventLoop.now() - start) / 1e6)
+            }
+            if samples.count == 200 {
+                samples.sort()
+                log.pass("gatt: read round trips", "200 reads, median \(ms(samples[100])) ms, p99 \(ms(samples[197])) ms, max \(ms(samples[199])) ms")
+            }
         } catch {
             log.fail("gatt: link", "\(error)")
         }

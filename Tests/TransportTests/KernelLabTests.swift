@@ -38,7 +38,7 @@ struct KernelLabTests {
         #expect(run.status == 0, "exit status \(run.status)")
         for check in ["exchange MTU", "discover database", "read", "long write", "long read", "write",
                       "write without response", "read after writes", "subscribe notify", "notification",
-                      "subscribe indicate", "indication", "read after indication"] {
+                      "subscribe indicate", "indication", "read after indication", "read round trips"] {
             #expect(run.output.contains("PASS gatt: \(check):"), "no PASS for gatt: \(check)")
         }
         #expect(run.output.contains("ALL PASSED"))
