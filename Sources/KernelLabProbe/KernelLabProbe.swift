@@ -17,6 +17,8 @@ struct KernelLabProbe {
             print("state: \(state)")
             for adapter in state.adapters { print("adapter: \(adapter)") }
             exit(state.state == .poweredOn ? 0 : 1)
+        case "bluez-peer":
+            await bluezPeerScenario(log: log)
         case "gatt":
             await gattScenario(log: log)
         case "coexist":
@@ -25,7 +27,7 @@ struct KernelLabProbe {
             let roundTrips = arguments.dropFirst().first.flatMap { Int($0) } ?? 200
             await attScenario(log: log, roundTrips: roundTrips)
         default:
-            print("usage: KernelLabProbe state | att [round-trips] | gatt | coexist")
+            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | coexist")
             exit(2)
         }
         print(log.failures == 0 ? "ALL PASSED" : "\(log.failures) FAILED")

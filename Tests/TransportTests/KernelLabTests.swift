@@ -44,6 +44,24 @@ struct KernelLabTests {
         #expect(run.output.contains("ALL PASSED"))
     }
 
+    /// Our GATT client against an independent peer: BlueZ's btgatt-server,
+    /// built from Debian's bluez-source by Scripts/build-bluez-peer.sh.
+    @Test func gattClientAgainstBlueZsBtgattServer() {
+        let build = KernelLab.shell("\(KernelLab.quote(KernelLab.packageRoot))/Scripts/build-bluez-peer.sh")
+        #expect(build.status == 0, "\(build.output)")
+        guard build.status == 0, let server = build.output.split(separator: "\n").last.map(String.init) else { return }
+        let probe = KernelLab.buildDirectory + "/KernelLabProbe"
+        // btgatt-server needs a pipe on stdin; the second lets it bind before we connect.
+        let run = KernelLab.run(["sh", "-c", "sleep 1d | \(KernelLab.quote(server)) -i hci1 -r >/dev/null 2>&1 & sleep 1; exec \(KernelLab.quote(probe)) bluez-peer"])
+        print(run.output)
+        #expect(run.status == 0, "exit status \(run.status)")
+        for check in ["exchange MTU", "discover database", "read device name", "long write refused by BlueZ",
+                      "write device name", "read device name back", "write control point", "subscribe heart rate",
+                      "heart rate notification", "unsubscribe"] {
+            #expect(run.output.contains("PASS bluez: \(check):"), "no PASS for bluez: \(check)")
+        }
+    }
+
     @Test func managerStateInsideTheVMIsPoweredOn() {
         let run = KernelLab.run([KernelLab.buildDirectory + "/KernelLabProbe", "state"])
         #expect(run.status == 0, "\(run.output)")
