@@ -14,6 +14,9 @@ struct KernelLabTests {
         let run = KernelLab.run([probe, "att", "200"], environment: ["KERNEL_LAB_BTMON": capture, "KERNEL_LAB_TIMEOUT": "90"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
+        // The manager state and adapter list the VM shows (what `attune state` prints there).
+        #expect(run.output.contains("PASS manager state: poweredOn"))
+        #expect(run.output.contains("hci0 00:AA:01:00:00:00 up LE, hci1 00:AA:01:01:00:01 up LE"))
         for check in ["list adapters", "manager state", "advertise on hci1", "scan on hci0", "connect hci0 → hci1",
                       "accepted peer address", "central peer address", "socket MTU", "BT_SECURITY get/set", "raise security",
                       "exchange MTU", "read round trips", "notification burst", "receive buffer", "notification burst, large buffer", "connect timeout", "connect cancel", "peer closes", "disconnect reason"] {
@@ -60,14 +63,6 @@ struct KernelLabTests {
                       "heart rate notification", "unsubscribe"] {
             #expect(run.output.contains("PASS bluez: \(check):"), "no PASS for bluez: \(check)")
         }
-    }
-
-    @Test func managerStateInsideTheVMIsPoweredOn() {
-        let run = KernelLab.run([KernelLab.buildDirectory + "/KernelLabProbe", "state"])
-        #expect(run.status == 0, "\(run.output)")
-        #expect(run.output.contains("state: poweredOn"))
-        #expect(run.output.contains("adapter: hci0 00:AA:01:00:00:00 up LE"))
-        #expect(run.output.contains("adapter: hci1 00:AA:01:01:00:01 up LE"))
     }
 
     /// bluetoothd next to our raw sockets: detected, and the sockets still open.
