@@ -3,6 +3,7 @@ enum Commands {
     static var all: [any CLICommand.Type] { [
         PDUCommand.self,
         DecodeCommand.self,
+        ScanCommand.self,
         ConformanceCommand.self,
     ] }
 }

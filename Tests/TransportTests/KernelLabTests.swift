@@ -4,14 +4,14 @@ import Testing
 /// The kernel transport against real kernel Bluetooth: Scripts/kernel-lab.sh
 /// boots Debian's kernel in QEMU with btvirt's hci0 and hci1 and runs the
 /// host-built KernelLabProbe inside it. Skipped only when QEMU cannot run.
-@Suite(.serialized, .enabled(if: KernelLab.availability.ready, KernelLab.availability.reason))
+@Suite(.serialized, .enabled(if: KernelLabRunner.availability.ready, KernelLabRunner.availability.reason))
 struct KernelLabTests {
     @Test func centralOnHci0AgainstPeripheralOnHci1() throws {
-        let probe = KernelLab.buildDirectory + "/KernelLabProbe"
+        let probe = KernelLabRunner.buildDirectory + "/KernelLabProbe"
         #expect(access(probe, X_OK) == 0, "KernelLabProbe is not built at \(probe)")
-        let capture = KernelLab.packageRoot + "/.lab/probe-\(getpid()).btsnoop"
+        let capture = KernelLabRunner.packageRoot + "/.lab/probe-\(getpid()).btsnoop"
         defer { unlink(capture) }
-        let run = KernelLab.run([probe, "att", "200"], environment: ["KERNEL_LAB_BTMON": capture, "KERNEL_LAB_TIMEOUT": "90"])
+        let run = KernelLabRunner.run([probe, "att", "200"], environment: ["KERNEL_LAB_BTMON": capture, "KERNEL_LAB_TIMEOUT": "90"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         // The manager state and adapter list the VM shows (what `attune state` prints there).
@@ -24,11 +24,11 @@ struct KernelLabTests {
         }
         #expect(run.output.contains("ALL PASSED"))
         // btmon writes btsnoop: the 8-byte magic "btsnoop\0".
-        let magic = KernelLab.readPrefix(capture, count: 8)
+        let magic = KernelLabRunner.readPrefix(capture, count: 8)
         #expect(magic == Array("btsnoop".utf8) + [0], "no btmon capture at \(capture)")
         // Our own decoder reads the capture of the run. (btmon itself drops
         // frames when the guest is busy, so counts are not compared.)
-        let decoded = KernelLab.shell("\(KernelLab.quote(KernelLab.buildDirectory + "/attune")) decode \(KernelLab.quote(capture)) --summary")
+        let decoded = KernelLabRunner.shell("\(KernelLabRunner.quote(KernelLabRunner.buildDirectory + "/attune")) decode \(KernelLabRunner.quote(capture)) --summary")
         #expect(decoded.status == 0, "\(decoded.output)")
         #expect(decoded.output.contains("Exchange MTU Request"))
         #expect(decoded.output.contains("Read Request"))
@@ -36,7 +36,7 @@ struct KernelLabTests {
 
     /// Both GATT engines over kernel sockets: our client on hci0, our server on hci1.
     @Test func gattClientAgainstGATTServerOverKernelSockets() {
-        let run = KernelLab.run([KernelLab.buildDirectory + "/KernelLabProbe", "gatt"])
+        let run = KernelLabRunner.run([KernelLabRunner.buildDirectory + "/KernelLabProbe", "gatt"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         for check in ["exchange MTU", "discover database", "read", "long write", "long read", "write",
@@ -50,12 +50,12 @@ struct KernelLabTests {
     /// Our GATT client against an independent peer: BlueZ's btgatt-server,
     /// built from Debian's bluez-source by Scripts/build-bluez-peer.sh.
     @Test func gattClientAgainstBlueZsBtgattServer() {
-        let build = KernelLab.shell("\(KernelLab.quote(KernelLab.packageRoot))/Scripts/build-bluez-peer.sh")
+        let build = KernelLabRunner.shell("\(KernelLabRunner.quote(KernelLabRunner.packageRoot))/Scripts/build-bluez-peer.sh")
         #expect(build.status == 0, "\(build.output)")
         guard build.status == 0, let server = build.output.split(separator: "\n").last.map(String.init) else { return }
-        let probe = KernelLab.buildDirectory + "/KernelLabProbe"
+        let probe = KernelLabRunner.buildDirectory + "/KernelLabProbe"
         // btgatt-server needs a pipe on stdin; the second lets it bind before we connect.
-        let run = KernelLab.run(["sh", "-c", "sleep 1d | \(KernelLab.quote(server)) -i hci1 -r >/dev/null 2>&1 & sleep 1; exec \(KernelLab.quote(probe)) bluez-peer"])
+        let run = KernelLabRunner.run(["sh", "-c", "sleep 1d | \(KernelLabRunner.quote(server)) -i hci1 -r >/dev/null 2>&1 & sleep 1; exec \(KernelLabRunner.quote(probe)) bluez-peer"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         for check in ["exchange MTU", "discover database", "read device name", "long write refused by BlueZ",
@@ -67,7 +67,7 @@ struct KernelLabTests {
 
     /// bluetoothd next to our raw sockets: detected, and the sockets still open.
     @Test func besideBluetoothd() {
-        let run = KernelLab.run([KernelLab.buildDirectory + "/KernelLabProbe", "coexist"], environment: ["KERNEL_LAB_BLUETOOTHD": "1"])
+        let run = KernelLabRunner.run([KernelLabRunner.buildDirectory + "/KernelLabProbe", "coexist"], environment: ["KERNEL_LAB_BLUETOOTHD": "1"])
         print(run.output)
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("PASS bluetoothd detected"))
@@ -75,21 +75,21 @@ struct KernelLabTests {
     }
 
     @Test func labReturnsTheCommandsExitCode() {
-        let run = KernelLab.run(["sh", "-c", "echo inside; exit 7"])
+        let run = KernelLabRunner.run(["sh", "-c", "echo inside; exit 7"])
         #expect(run.status == 7)
         #expect(run.output.contains("inside"))
     }
 
     @Test func labReports124OnTimeOut() {
-        let start = KernelLab.seconds()
-        let run = KernelLab.run(["sleep", "60"], environment: ["KERNEL_LAB_TIMEOUT": "2"])
+        let start = KernelLabRunner.seconds()
+        let run = KernelLabRunner.run(["sleep", "60"], environment: ["KERNEL_LAB_TIMEOUT": "2"])
         #expect(run.status == 124, "\(run.output)")
-        #expect(KernelLab.seconds() - start < 45)
+        #expect(KernelLabRunner.seconds() - start < 45)
     }
 }
 
 /// Runs Scripts/kernel-lab.sh from the host.
-enum KernelLab {
+enum KernelLabRunner {
     static let packageRoot: String = {
         // <root>/Tests/TransportTests/KernelLabTests.swift
         var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)

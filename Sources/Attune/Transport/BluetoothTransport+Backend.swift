@@ -3,6 +3,7 @@ extension BluetoothTransport {
     func makeBackend() -> any ControllerBackend {
         switch self {
         case .memory(let radio): MemoryController(radio: radio)
+        case .h4, .userChannel: UserlandController(endpoint: description)
         default: UnwiredController(transport: description)
         }
     }
