@@ -6,12 +6,12 @@ import Testing
 /// host-built KernelLabProbe inside it. Skipped only when QEMU cannot run.
 @Suite(.serialized, .enabled(if: KernelLabRunner.availability.ready, KernelLabRunner.availability.reason))
 struct KernelLabTests {
-    @Test func centralOnHci0AgainstPeripheralOnHci1() throws {
+    @Test func centralOnHci0AgainstPeripheralOnHci1() async throws {
         let probe = KernelLabRunner.buildDirectory + "/KernelLabProbe"
         #expect(access(probe, X_OK) == 0, "KernelLabProbe is not built at \(probe)")
         let capture = KernelLabRunner.packageRoot + "/.lab/probe-\(getpid()).btsnoop"
         defer { unlink(capture) }
-        let run = KernelLabRunner.run([probe, "att", "200"], environment: ["KERNEL_LAB_BTMON": capture, "KERNEL_LAB_TIMEOUT": "90"])
+        let run = await KernelLabRunner.run([probe, "att", "200"], environment: ["KERNEL_LAB_BTMON": capture, "KERNEL_LAB_TIMEOUT": "90"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         // The manager state and adapter list the VM shows (what `attune state` prints there).
@@ -28,15 +28,15 @@ struct KernelLabTests {
         #expect(magic == Array("btsnoop".utf8) + [0], "no btmon capture at \(capture)")
         // Our own decoder reads the capture of the run. (btmon itself drops
         // frames when the guest is busy, so counts are not compared.)
-        let decoded = KernelLabRunner.shell("\(KernelLabRunner.quote(KernelLabRunner.buildDirectory + "/attune")) decode \(KernelLabRunner.quote(capture)) --summary")
+        let decoded = await KernelLabRunner.shell("\(KernelLabRunner.quote(KernelLabRunner.buildDirectory + "/attune")) decode \(KernelLabRunner.quote(capture)) --summary")
         #expect(decoded.status == 0, "\(decoded.output)")
         #expect(decoded.output.contains("Exchange MTU Request"))
         #expect(decoded.output.contains("Read Request"))
     }
 
     /// Both GATT engines over kernel sockets: our client on hci0, our server on hci1.
-    @Test func gattClientAgainstGATTServerOverKernelSockets() {
-        let run = KernelLabRunner.run([KernelLabRunner.buildDirectory + "/KernelLabProbe", "gatt"])
+    @Test func gattClientAgainstGATTServerOverKernelSockets() async {
+        let run = await KernelLabRunner.run([KernelLabRunner.buildDirectory + "/KernelLabProbe", "gatt"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         for check in ["exchange MTU", "discover database", "read", "long write", "long read", "write",
@@ -49,13 +49,13 @@ struct KernelLabTests {
 
     /// Our GATT client against an independent peer: BlueZ's btgatt-server,
     /// built from Debian's bluez-source by Scripts/build-bluez-peer.sh.
-    @Test func gattClientAgainstBlueZsBtgattServer() {
-        let build = KernelLabRunner.shell("\(KernelLabRunner.quote(KernelLabRunner.packageRoot))/Scripts/build-bluez-peer.sh")
+    @Test func gattClientAgainstBlueZsBtgattServer() async {
+        let build = await KernelLabRunner.shell("\(KernelLabRunner.quote(KernelLabRunner.packageRoot))/Scripts/build-bluez-peer.sh")
         #expect(build.status == 0, "\(build.output)")
         guard build.status == 0, let server = build.output.split(separator: "\n").last.map(String.init) else { return }
         let probe = KernelLabRunner.buildDirectory + "/KernelLabProbe"
         // btgatt-server needs a pipe on stdin; the second lets it bind before we connect.
-        let run = KernelLabRunner.run(["sh", "-c", "sleep 1d | \(KernelLabRunner.quote(server)) -i hci1 -r >/dev/null 2>&1 & sleep 1; exec \(KernelLabRunner.quote(probe)) bluez-peer"])
+        let run = await KernelLabRunner.run(["sh", "-c", "sleep 1d | \(KernelLabRunner.quote(server)) -i hci1 -r >/dev/null 2>&1 & sleep 1; exec \(KernelLabRunner.quote(probe)) bluez-peer"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         for check in ["exchange MTU", "discover database", "read device name", "long write refused by BlueZ",
@@ -66,23 +66,23 @@ struct KernelLabTests {
     }
 
     /// bluetoothd next to our raw sockets: detected, and the sockets still open.
-    @Test func besideBluetoothd() {
-        let run = KernelLabRunner.run([KernelLabRunner.buildDirectory + "/KernelLabProbe", "coexist"], environment: ["KERNEL_LAB_BLUETOOTHD": "1"])
+    @Test func besideBluetoothd() async {
+        let run = await KernelLabRunner.run([KernelLabRunner.buildDirectory + "/KernelLabProbe", "coexist"], environment: ["KERNEL_LAB_BLUETOOTHD": "1"])
         print(run.output)
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("PASS bluetoothd detected"))
         #expect(run.output.contains("INFO ATT listener on hci1: bound"))
     }
 
-    @Test func labReturnsTheCommandsExitCode() {
-        let run = KernelLabRunner.run(["sh", "-c", "echo inside; exit 7"])
+    @Test func labReturnsTheCommandsExitCode() async {
+        let run = await KernelLabRunner.run(["sh", "-c", "echo inside; exit 7"])
         #expect(run.status == 7)
         #expect(run.output.contains("inside"))
     }
 
-    @Test func labReports124OnTimeOut() {
+    @Test func labReports124OnTimeOut() async {
         let start = KernelLabRunner.seconds()
-        let run = KernelLabRunner.run(["sleep", "60"], environment: ["KERNEL_LAB_TIMEOUT": "2"])
+        let run = await KernelLabRunner.run(["sleep", "60"], environment: ["KERNEL_LAB_TIMEOUT": "2"])
         #expect(run.status == 124, "\(run.output)")
         #expect(KernelLabRunner.seconds() - start < 45)
     }
@@ -112,7 +112,7 @@ enum KernelLabRunner {
         guard access("/usr/bin/qemu-system-x86_64", X_OK) == 0 || getuid() == 0 else {
             return (false, "QEMU is not installed and the lab cannot install it without root")
         }
-        let check = run(["--check"])
+        let check = shellBlocking("cd \(quote(packageRoot)) && Scripts/kernel-lab.sh --check")
         if check.status != 0 {
             print("kernel lab unavailable: \(check.output)")
             return (false, "QEMU cannot run here: Scripts/kernel-lab.sh --check failed")
@@ -129,13 +129,42 @@ enum KernelLabRunner {
     }
 
     /// Runs the lab with `arguments`, capturing stdout and stderr together.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) -> (status: Int32, output: String) {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async -> (status: Int32, output: String) {
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(quote($0.value)) " }.joined()
-        return shell("cd \(quote(packageRoot)) && \(assignments)Scripts/kernel-lab.sh " + arguments.map(quote).joined(separator: " "))
+        return await shell("cd \(quote(packageRoot)) && \(assignments)Scripts/kernel-lab.sh " + arguments.map(quote).joined(separator: " "))
     }
 
-    /// Runs a shell command line, capturing stdout and stderr together.
-    static func shell(_ line: String) -> (status: Int32, output: String) {
+    /// Runs a shell command line on a thread of its own, so a VM run of a
+    /// minute never holds one of Swift's cooperative threads (other suites'
+    /// waits would starve on a 2-core machine).
+    static func shell(_ line: String) async -> (status: Int32, output: String) {
+        await withCheckedContinuation { continuation in
+            onOwnThread { continuation.resume(returning: shellBlocking(line)) }
+        }
+    }
+
+    private final class ThreadBody {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    /// Runs `body` on a new detached thread.
+    static func onOwnThread(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { argument in
+            Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue().body()
+            return nil
+        }, box)
+        if created == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<ThreadBody>.fromOpaque(box).takeRetainedValue().body()
+        }
+    }
+
+    /// Runs a shell command line and waits, capturing stdout and stderr together.
+    static func shellBlocking(_ line: String) -> (status: Int32, output: String) {
         let command = line + " 2>&1"
         guard let pipe = popen(command, "r") else { return (125, "popen failed") }
         var output: [UInt8] = []
