@@ -11,8 +11,9 @@ import Glibc
 ///   *our* channel no longer drops the link, so a central learns about it only
 ///   when the link itself goes down;
 /// - raw HCI scan and advertising commands are accepted while bluetoothd is
-///   not scanning or advertising itself; when it is, the controller's single
-///   legacy set is shared and the last writer wins or the command is refused;
+///   neither scanning nor advertising (what happens while it is has not been
+///   tried: both drive the same controller state, so expect refusals or one
+///   overriding the other);
 /// - bluetoothd is the pairing agent: running ``KernelPairingAgent`` as well
 ///   makes both answer the kernel, and pairing fails (`EACCES`).
 /// A gateway that owns the adapters stops it (`systemctl stop bluetooth`).

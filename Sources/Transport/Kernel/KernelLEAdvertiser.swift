@@ -3,9 +3,9 @@ import HCI
 /// Legacy LE advertising through a raw HCI socket on one adapter: the
 /// peripheral role's half of being found and connected.
 ///
-/// When bluetoothd (or `btmgmt advertising on`) also advertises on the same
-/// controller, the controller holds one legacy advertising set, so the last
-/// writer wins or the command is disallowed while advertising is enabled.
+/// The controller has one legacy advertising set; when bluetoothd (or
+/// `btmgmt advertising on`) also advertises on it, expect one to override
+/// the other or a refusal (untested). See ``BluetoothDaemonPresence``.
 public final class KernelLEAdvertiser: Sendable {
     public let adapterIndex: UInt16
     private let commands: HCISocket

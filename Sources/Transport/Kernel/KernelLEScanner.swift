@@ -4,8 +4,8 @@ import HCI
 /// on one socket, advertising reports read from another.
 ///
 /// bluetoothd, when it runs, scans the same controller through mgmt; while
-/// its scan is on, the controller may refuse ours (Command Disallowed, 0x0C),
-/// which surfaces as ``HCICommandError``. See ``BluetoothDaemonPresence``.
+/// its scan is on, expect the controller to refuse ours (untested), which
+/// surfaces as ``HCICommandError``. See ``BluetoothDaemonPresence``.
 public final class KernelLEScanner: Sendable {
     public let adapterIndex: UInt16
     private let commands: HCISocket
