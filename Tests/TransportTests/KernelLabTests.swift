@@ -1,0 +1,204 @@
+import Glibc
+import Testing
+
+/// The kernel transport against real kernel Bluetooth: Scripts/kernel-lab.sh
+/// boots Debian's kernel in QEMU with btvirt's hci0 and hci1 and runs the
+/// host-built KernelLabProbe inside it. Skipped only when QEMU cannot run.
+@Suite(.serialized, .enabled(if: KernelLabRunner.availability.ready, KernelLabRunner.availability.reason))
+struct KernelLabTests {
+    @Test func centralOnHci0AgainstPeripheralOnHci1() async throws {
+        let probe = KernelLabRunner.buildDirectory + "/KernelLabProbe"
+        #expect(access(probe, X_OK) == 0, "KernelLabProbe is not built at \(probe)")
+        let capture = KernelLabRunner.packageRoot + "/.lab/probe-\(getpid()).btsnoop"
+        defer { unlink(capture) }
+        let run = await KernelLabRunner.run([probe, "att", "200"], environment: ["KERNEL_LAB_BTMON": capture, "KERNEL_LAB_TIMEOUT": "90"])
+        print(run.output)
+        #expect(run.status == 0, "exit status \(run.status)")
+        // The manager state and adapter list the VM shows (what `attune state` prints there).
+        #expect(run.output.contains("PASS manager state: poweredOn"))
+        #expect(run.output.contains("hci0 00:AA:01:00:00:00 up LE, hci1 00:AA:01:01:00:01 up LE"))
+        for check in ["list adapters", "manager state", "advertise on hci1", "scan on hci0", "connect hci0 → hci1",
+                      "accepted peer address", "central peer address", "socket MTU", "BT_SECURITY get/set", "raise security",
+                      "exchange MTU", "read round trips", "notification burst", "receive buffer", "notification burst, large buffer", "connect timeout", "connect cancel", "peer closes", "disconnect reason"] {
+            #expect(run.output.contains("PASS \(check)"), "no PASS for \(check)")
+        }
+        #expect(run.output.contains("ALL PASSED"))
+        // btmon writes btsnoop: the 8-byte magic "btsnoop\0".
+        let magic = KernelLabRunner.readPrefix(capture, count: 8)
+        #expect(magic == Array("btsnoop".utf8) + [0], "no btmon capture at \(capture)")
+        // Our own decoder reads the capture of the run. (btmon itself drops
+        // frames when the guest is busy, so counts are not compared.)
+        let decoded = await KernelLabRunner.shell("\(KernelLabRunner.quote(KernelLabRunner.buildDirectory + "/attune")) decode \(KernelLabRunner.quote(capture)) --summary")
+        #expect(decoded.status == 0, "\(decoded.output)")
+        #expect(decoded.output.contains("Exchange MTU Request"))
+        #expect(decoded.output.contains("Read Request"))
+    }
+
+    /// Both GATT engines over kernel sockets: our client on hci0, our server on hci1.
+    @Test func gattClientAgainstGATTServerOverKernelSockets() async {
+        let run = await KernelLabRunner.run([KernelLabRunner.buildDirectory + "/KernelLabProbe", "gatt"])
+        print(run.output)
+        #expect(run.status == 0, "exit status \(run.status)")
+        for check in ["exchange MTU", "discover database", "read", "long write", "long read", "write",
+                      "write without response", "read after writes", "subscribe notify", "notification",
+                      "subscribe indicate", "indication", "read after indication", "read round trips"] {
+            #expect(run.output.contains("PASS gatt: \(check):"), "no PASS for gatt: \(check)")
+        }
+        #expect(run.output.contains("ALL PASSED"))
+    }
+
+    /// Our GATT client against an independent peer: BlueZ's btgatt-server,
+    /// built from Debian's bluez-source by Scripts/build-bluez-peer.sh.
+    @Test func gattClientAgainstBlueZsBtgattServer() async {
+        let build = await KernelLabRunner.shell("\(KernelLabRunner.quote(KernelLabRunner.packageRoot))/Scripts/build-bluez-peer.sh")
+        #expect(build.status == 0, "\(build.output)")
+        guard build.status == 0, let server = build.output.split(separator: "\n").last.map(String.init) else { return }
+        let probe = KernelLabRunner.buildDirectory + "/KernelLabProbe"
+        // btgatt-server needs a pipe on stdin; the second lets it bind before we connect.
+        let run = await KernelLabRunner.run(["sh", "-c", "sleep 1d | \(KernelLabRunner.quote(server)) -i hci1 -r >/dev/null 2>&1 & sleep 1; exec \(KernelLabRunner.quote(probe)) bluez-peer"])
+        print(run.output)
+        #expect(run.status == 0, "exit status \(run.status)")
+        for check in ["exchange MTU", "discover database", "read device name", "long write refused by BlueZ",
+                      "write device name", "read device name back", "write control point", "subscribe heart rate",
+                      "heart rate notification", "unsubscribe"] {
+            #expect(run.output.contains("PASS bluez: \(check):"), "no PASS for bluez: \(check)")
+        }
+    }
+
+    /// bluetoothd next to our raw sockets: detected, and the sockets still open.
+    @Test func besideBluetoothd() async {
+        let run = await KernelLabRunner.run([KernelLabRunner.buildDirectory + "/KernelLabProbe", "coexist"], environment: ["KERNEL_LAB_BLUETOOTHD": "1"])
+        print(run.output)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("PASS bluetoothd detected"))
+        #expect(run.output.contains("INFO ATT listener on hci1: bound"))
+    }
+
+    @Test func labReturnsTheCommandsExitCode() async {
+        let run = await KernelLabRunner.run(["sh", "-c", "echo inside; exit 7"])
+        #expect(run.status == 7)
+        #expect(run.output.contains("inside"))
+    }
+
+    @Test func labReports124OnTimeOut() async {
+        let start = KernelLabRunner.seconds()
+        let run = await KernelLabRunner.run(["sleep", "60"], environment: ["KERNEL_LAB_TIMEOUT": "2"])
+        #expect(run.status == 124, "\(run.output)")
+        #expect(KernelLabRunner.seconds() - start < 45)
+    }
+}
+
+/// Runs Scripts/kernel-lab.sh from the host.
+enum KernelLabRunner {
+    static let packageRoot: String = {
+        // <root>/Tests/TransportTests/KernelLabTests.swift
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+
+    /// Where SwiftPM put this test bundle, and so the probe beside it.
+    static let buildDirectory: String = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return packageRoot + "/.build/debug" }
+        let path = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast()
+        return parts.joined(separator: "/")
+    }()
+
+    static let availability: (ready: Bool, reason: Comment) = {
+        guard access("/usr/bin/qemu-system-x86_64", X_OK) == 0 || getuid() == 0 else {
+            return (false, "QEMU is not installed and the lab cannot install it without root")
+        }
+        let check = shellBlocking("cd \(quote(packageRoot)) && Scripts/kernel-lab.sh --check")
+        if check.status != 0 {
+            print("kernel lab unavailable: \(check.output)")
+            return (false, "QEMU cannot run here: Scripts/kernel-lab.sh --check failed")
+        }
+        return (true, "")
+    }()
+
+    static func seconds() -> Double {
+        Double(KernelEventLoopClock.now()) / 1e9
+    }
+
+    static func quote(_ argument: String) -> String {
+        "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Runs the lab with `arguments`, capturing stdout and stderr together.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async -> (status: Int32, output: String) {
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(quote($0.value)) " }.joined()
+        return await shell("cd \(quote(packageRoot)) && \(assignments)Scripts/kernel-lab.sh " + arguments.map(quote).joined(separator: " "))
+    }
+
+    /// Runs a shell command line on a thread of its own, so a VM run of a
+    /// minute never holds one of Swift's cooperative threads (other suites'
+    /// waits would starve on a 2-core machine).
+    static func shell(_ line: String) async -> (status: Int32, output: String) {
+        await withCheckedContinuation { continuation in
+            onOwnThread { continuation.resume(returning: shellBlocking(line)) }
+        }
+    }
+
+    private final class ThreadBody {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    /// Runs `body` on a new detached thread.
+    static func onOwnThread(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { argument in
+            Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue().body()
+            return nil
+        }, box)
+        if created == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<ThreadBody>.fromOpaque(box).takeRetainedValue().body()
+        }
+    }
+
+    /// Runs a shell command line and waits, capturing stdout and stderr together.
+    static func shellBlocking(_ line: String) -> (status: Int32, output: String) {
+        let command = line + " 2>&1"
+        guard let pipe = popen(command, "r") else { return (125, "popen failed") }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, pipe)
+            if count <= 0 { break }
+            output += buffer.prefix(count)
+        }
+        let status = pclose(pipe)
+        let exitCode = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitCode, String(decoding: output, as: UTF8.self))
+    }
+
+    static func readPrefix(_ path: String, count: Int) -> [UInt8] {
+        guard let file = fopen(path, "r") else { return [] }
+        defer { fclose(file) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = fread(&bytes, 1, count, file)
+        return Array(bytes.prefix(read))
+    }
+}
+
+/// Monotonic nanoseconds without Foundation.
+enum KernelEventLoopClock {
+    static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
