@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "Attune", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport"]),
         .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "ATT", "GATT", "HCI", "Capture", "Transport"]),
         .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "CAllocCounter"]),
+        // Runs inside the kernel lab VM (Scripts/kernel-lab.sh): our central on hci0 against our peripheral on hci1.
+        .executableTarget(name: "KernelLabProbe", dependencies: ["Transport"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT"], resources: []),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
