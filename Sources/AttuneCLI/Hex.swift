@@ -21,3 +21,13 @@ enum Hex {
         return out
     }
 }
+
+extension Hex {
+    /// "0a 1b 2c": bytes as people read them in a trace.
+    static func spaced(_ bytes: some Collection<UInt8>) -> String {
+        bytes.map { b in
+            let s = String(b, radix: 16)
+            return s.count == 1 ? "0" + s : s
+        }.joined(separator: " ")
+    }
+}
