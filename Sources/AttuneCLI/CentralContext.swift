@@ -10,7 +10,7 @@ struct CentralContext {
         if let transport = try TransportOption.parse(arguments.option("transport")) {
             try TransportOption.requireKernel(for: transport)
             let central = CentralManager(transport: transport)
-            if let cause = central.status.cause { throw .failure("\(central.status.state): \(cause)") }
+            if let cause = central.status.cause { throw .failure(cause.description) }
             return CentralContext(central: central, demo: nil)
         }
         let demo = try await DemoSession.start(snoopPath: arguments.option("snoop"))

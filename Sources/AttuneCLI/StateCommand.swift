@@ -34,12 +34,12 @@ enum StateCommand: CLICommand {
         var cause: String?
         var adapters: [KernelAdapter] = []
         switch transport {
-        case .kernel, .userChannel:
+        case .kernel(let name), .userChannel(let name):
             // Kernel facts first: without AF_BLUETOOTH nothing else can be asked.
-            let kernel = KernelManagerState.current()
+            let kernel = KernelFacts(adapter: name)
             adapters = kernel.adapters
             state = kernel.state.rawValue
-            if kernel.state != .poweredOn { cause = kernel.explanation }
+            cause = kernel.cause?.description
         default:
             state = ManagerState.poweredOn.rawValue
         }

@@ -49,11 +49,8 @@ enum TransportOption {
     /// says more than any manager could.
     static func requireKernel(for transport: BluetoothTransport) throws(CLIError) {
         switch transport {
-        case .kernel, .userChannel:
-            let kernel = KernelManagerState.current()
-            if kernel.state != .poweredOn {
-                throw .failure("\(kernel.state.rawValue): \(kernel.explanation)")
-            }
+        case .kernel(let name), .userChannel(let name):
+            if let cause = KernelFacts(adapter: name).cause { throw .failure(cause.description) }
         case .h4, .memory:
             break
         }
