@@ -24,14 +24,18 @@ struct SnoopTests {
         #expect(pdus.count == decode.stdoutLines.count)
         let opcodes = pdus.compactMap { ($0["att"] as? [String: Any])?["opcode"] as? Int }
         #expect(opcodes.count == pdus.count)
-        #expect(pdus.allSatisfy { ($0["att"] as? [String: Any])?["error"] == nil }, "no PDU fails to decode")
+        let summary = try AttuneProcess.run(["decode", "--summary", "--json", file])
+        let counts = try #require(summary.stdout.jsonObject)
+        #expect(counts["att_pdus"] as? Int == pdus.count)
+        #expect(counts["malformed_att"] as? Int == 0, "no PDU fails to decode")
+        #expect(counts["acl_drops"] as? Int == 0 && counts["malformed_hci"] as? Int == 0)
         #expect(pdus.allSatisfy { $0["conn"] as? Int == 1 && $0["cid"] as? Int == 4 && $0["role"] as? String == "central" })
         // Every request the central sent and every value the peripheral pushed is there.
         #expect(opcodes.first == 0x02 && opcodes.dropFirst().first == 0x03, "Exchange MTU first")
         #expect(opcodes.filter { $0 == 0x1B }.count == notifications)
         #expect(opcodes.filter { $0 == 0x1D }.count == indications)
         #expect(opcodes.filter { $0 == 0x1E }.count == indications, "every indication confirmed")
-        #expect(opcodes.filter { $0 == 0x0C }.count == 1, "one Read Blob completes the 300-byte read")
+        #expect(opcodes.filter { $0 == 0x0C }.count == 2, "one Read Blob completes the 300-byte read, one the 512-byte read-back")
         #expect(opcodes.filter { $0 == 0x16 }.count == 2, "two Prepare Writes carry 512 bytes at ATT_MTU 300")
         #expect(opcodes.filter { $0 == 0x18 }.count == 1)
         let sent = pdus.filter { $0["dir"] as? String == "sent" }.count

@@ -12,9 +12,12 @@ extension DatabaseJSON {
         }
         guard let object = root as? [String: Any] else { throw .json(path: "$", reason: "expected an object") }
         guard let services = object["services"] else {
-            throw .json(path: "$", reason: object["attributes"] != nil
+            let reason = object["attributes"] != nil
                 ? "the flat \"attributes\" form fixes every handle; serving needs the \"services\" form"
-                : "expected \"services\"")
+                : object["databases"] != nil
+                ? "a file of named databases; serving needs one database in the \"services\" form"
+                : "expected \"services\""
+            throw .json(path: "$", reason: reason)
         }
         guard let list = services as? [Any] else { throw .json(path: "$.services", reason: "expected an array") }
         var definitions: [ServiceDefinition] = []
