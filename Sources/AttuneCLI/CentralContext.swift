@@ -8,6 +8,9 @@ struct CentralContext {
 
     static func open(_ arguments: Arguments) async throws(CLIError) -> CentralContext {
         if let transport = try TransportOption.parse(arguments.option("transport")) {
+            if arguments.option("snoop") != nil {
+                throw .failure("--snoop records the memory transport only in this build: the \(transport.description) transport does not expose its traffic yet (capture it with btmon instead)")
+            }
             try TransportOption.requireKernel(for: transport)
             let central = CentralManager(transport: transport)
             if let cause = central.status.cause { throw .failure(cause.description) }

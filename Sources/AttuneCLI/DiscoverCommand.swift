@@ -20,7 +20,7 @@ enum DiscoverCommand: CLICommand {
                          "declaration", "value", "descriptors": [{"uuid", "name", "handle"}]}]}]}
         """
     static let flags: Set<String> = ["random", "json"]
-    static let options: Set<String> = ["transport"]
+    static let options: Set<String> = ["transport", "snoop"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 1 else { throw CLIError.usage("give exactly one ADDR") }

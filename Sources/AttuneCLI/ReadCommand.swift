@@ -17,7 +17,7 @@ enum ReadCommand: CLICommand {
           --json         {"handle", "uuid", "length", "value": "hex"}
         """
     static let flags: Set<String> = ["long", "random", "json"]
-    static let options: Set<String> = ["transport"]
+    static let options: Set<String> = ["transport", "snoop"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 2 else { throw CLIError.usage("give ADDR and HANDLE|UUID") }

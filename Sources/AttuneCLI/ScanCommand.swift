@@ -19,7 +19,7 @@ enum ScanCommand: CLICommand {
                             "service_data", "tx_power"}
         """
     static let flags: Set<String> = ["duplicates", "json"]
-    static let options: Set<String> = ["services", "timeout", "transport"]
+    static let options: Set<String> = ["services", "timeout", "transport", "snoop"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.isEmpty else { throw CLIError.usage("scan takes no arguments") }

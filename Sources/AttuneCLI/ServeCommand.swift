@@ -7,7 +7,7 @@ enum ServeCommand: CLICommand {
     static let name = "serve"
     static let summary = "serve a GATT database from JSON and print requests as they arrive"
     static let usage = """
-        usage: attune serve DB.json [--name NAME] [--seconds N] [--transport T] [--json]
+        usage: attune serve DB.json [--name NAME] [--seconds N] [--transport T] [--snoop FILE] [--json]
 
         Publishes the services of DB.json (the "services" form of Docs/database-json.md;
         GAP and GATT are added), advertises them with NAME, and prints connections,
@@ -18,12 +18,16 @@ enum ServeCommand: CLICommand {
           --name NAME    the advertised and GAP device name (default "Attune")
           --seconds N    stop after N seconds (default: until interrupted; with
                          --transport memory, once the built-in test central is done)
-        \(TransportOption.help.replacingOccurrences(of: "built-in demo peripheral at \(DemoSession.demoAddress)", with: "a built-in central that reads, writes and subscribes to everything once"))
+          --transport T  hci0 (default: the first kernel adapter), tcp:HOST:PORT, unix:PATH,
+                         serial:PATH, user:hci0, or memory (an in-process radio where a
+                         built-in central connects, reads and writes every characteristic,
+                         subscribes to and unsubscribes from each, then disconnects)
+          --snoop FILE   record the session as btsnoop (memory transport)
           --json         one object per event: {"event": "connected"|"read"|"write"|
                          "subscription"|"written"|"disconnected", "ts", "central", ...}
         """
     static let flags: Set<String> = ["json"]
-    static let options: Set<String> = ["name", "seconds", "transport"]
+    static let options: Set<String> = ["name", "seconds", "transport", "snoop"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
@@ -52,6 +56,14 @@ enum ServeCommand: CLICommand {
         let parsed = try TransportOption.parse(arguments.option("transport"))
         let radio = parsed == nil ? MemoryRadio() : nil
         let transport = parsed ?? .memory(radio!)
+        var snoop: MemorySnoop?
+        if let path = arguments.option("snoop") {
+            guard let radio else {
+                throw CLIError.failure("--snoop records the memory transport only in this build: the \(transport.description) transport does not expose its traffic yet (capture it with btmon instead)")
+            }
+            do { snoop = try MemorySnoop(path: path) } catch { throw CLIError.failure("--snoop \(path): \(error)") }
+            radio.setTap(snoop!.record)
+        }
         try TransportOption.requireKernel(for: transport)
         let manager: PeripheralManager
         let published: [PublishedService]
@@ -90,6 +102,8 @@ enum ServeCommand: CLICommand {
         await manager.stopAdvertising()
         requests.cancel()
         events.cancel()
+        radio?.setTap(nil)
+        do { try snoop?.finish() } catch { throw CLIError.failure("--snoop: \(error)") }
         return status
     }
 }

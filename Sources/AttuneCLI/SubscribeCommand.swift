@@ -19,7 +19,7 @@ enum SubscribeCommand: CLICommand {
           --json         one object per value: {"ts", "handle", "uuid", "value": "hex"}
         """
     static let flags: Set<String> = ["indicate", "random", "json"]
-    static let options: Set<String> = ["count", "transport"]
+    static let options: Set<String> = ["count", "transport", "snoop"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 2 else { throw CLIError.usage("give ADDR and HANDLE|UUID") }

@@ -9,6 +9,7 @@ enum TransportOption {
           --transport T  hci0 (default: the first kernel adapter), tcp:HOST:PORT, unix:PATH,
                          serial:PATH, user:hci0, or memory (an in-process radio with the
                          built-in demo peripheral at \(DemoSession.demoAddress), no hardware)
+          --snoop FILE   record the session as btsnoop (memory transport)
         """
 
     /// The transport named on the command line; nil for `memory`, which needs a radio.

@@ -19,7 +19,7 @@ enum WriteCommand: CLICommand {
           --json              {"handle", "uuid", "length", "procedure"}
         """
     static let flags: Set<String> = ["without-response", "long", "reliable", "random", "json"]
-    static let options: Set<String> = ["transport"]
+    static let options: Set<String> = ["transport", "snoop"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 3 else { throw CLIError.usage("give ADDR, HANDLE|UUID and HEX") }

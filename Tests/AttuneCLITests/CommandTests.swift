@@ -91,6 +91,22 @@ struct CommandTests {
         #expect(flat.stderr.contains("\"services\" form"))
     }
 
+    @Test func snoopRecordsACommandsSession() throws {
+        let file = AttuneProcess.temporaryFile(".btsnoop")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let read = try AttuneProcess.run(["read", Self.demo, "2a19", "--snoop", file] + Self.memory)
+        #expect(read.status == 0, "stderr: \(read.stderr)")
+        let decode = try AttuneProcess.run(["decode", file])
+        #expect(decode.status == 0)
+        let lines = decode.stdoutLines
+        #expect(lines.first?.contains("connected to \(Self.demo) (random) as central") == true)
+        #expect(lines.contains { $0.contains("sent     hci0  0x0001  ATT  Read Request handle 0x0012") })
+        #expect(lines.last?.contains("disconnected, reason 0x16") == true)
+        let kernel = try AttuneProcess.run(["read", Self.demo, "2a19", "--snoop", file])
+        #expect(kernel.status == 1)
+        #expect(kernel.stderr.contains("--snoop records the memory transport only"))
+    }
+
     @Test func unknownAddressesAndAttributesAreExplained() throws {
         let badAddress = try AttuneProcess.run(["read", "11:22", "0x0003"] + Self.memory)
         #expect(badAddress.status == 2)

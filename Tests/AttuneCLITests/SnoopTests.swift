@@ -65,11 +65,8 @@ struct SnoopTests {
         #expect(text.stdout.contains("disconnected, reason"))
 
         // tshark, the independent decoder, sees the same ATT PDUs in the same order.
-        guard let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: FileManager.default.isExecutableFile)
-        else {
-            print("tshark is not installed: skipping the cross-check (Scripts/setup.sh installs it)")
-            return
-        }
+        let tshark = try #require(["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: FileManager.default.isExecutableFile),
+                                  "tshark is not installed (.ci/run and Scripts/setup.sh install it)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tshark)
         process.arguments = ["-r", file, "-Y", "btatt", "-T", "fields", "-e", "btatt.opcode"]
