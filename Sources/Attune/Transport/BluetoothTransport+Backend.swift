@@ -3,6 +3,7 @@ extension BluetoothTransport {
     func makeBackend() -> any ControllerBackend {
         switch self {
         case .memory(let radio): MemoryController(radio: radio)
+        case .kernel(let adapter): KernelController(adapter: adapter)
         default: UnwiredController(transport: description)
         }
     }
