@@ -19,9 +19,9 @@ struct DemoRun {
     /// One event: a text line, or a JSON object with `"event"` first.
     func emit(_ event: String, text: String, _ fields: [(String, JSONValue)] = []) {
         if json {
-            Output.data(JSONValue.object([("event", .string(event))] + fields).description)
+            Output.live(JSONValue.object([("event", .string(event))] + fields).description)
         } else {
-            Output.data(text)
+            Output.live(text)
         }
     }
 
@@ -63,7 +63,7 @@ struct DemoRun {
         if json {
             emit("services", text: "", [("services", GATTTreeOutput.json(tree))])
         } else {
-            for line in GATTTreeOutput.lines(tree) { Output.data(line) }
+            for line in GATTTreeOutput.lines(tree) { Output.live(line) }
         }
         let all = tree.flatMap { $0.characteristics ?? [] }
         func find(_ uuid: BluetoothUUID) throws -> Characteristic {
@@ -177,13 +177,13 @@ struct DemoRun {
             break
         }
         if json {
-            Output.data(JSONValue.object([
+            Output.live(JSONValue.object([
                 ("event", .string(kind)), ("ms", .int(ms)), ("uuid", .string(c.uuid.description)),
                 ("handle", .int(Int(c.valueHandle.rawValue))), ("value", .string(hexString(value))),
             ]).description)
         } else {
             let time = "+\(ms / 1000).\(String(repeating: "0", count: 3 - String(ms % 1000).count))\(ms % 1000)s"
-            Output.data("\(time)  \(kind.padding(12)) \(c.valueHandle)  \(GATTTreeOutput.label(c.uuid))  \(Hex.spaced(value))  \(meaning)")
+            Output.live("\(time)  \(kind.padding(12)) \(c.valueHandle)  \(GATTTreeOutput.label(c.uuid))  \(Hex.spaced(value))  \(meaning)")
         }
     }
 

@@ -44,7 +44,7 @@ enum ScanCommand: CLICommand {
             var count = 0
             for await ad in stream {
                 count += 1
-                Output.data(json ? Self.json(ad).description : Self.line(ad))
+                Output.live(json ? Self.json(ad).description : Self.line(ad))
             }
             return count
         }

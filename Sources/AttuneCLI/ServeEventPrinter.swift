@@ -70,10 +70,10 @@ actor ServeEventPrinter {
         let elapsed = ContinuousClock.now - start
         let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
         if json {
-            Output.data(JSONValue.object([("event", .string(event)), ("ms", .int(ms)),
+            Output.live(JSONValue.object([("event", .string(event)), ("ms", .int(ms)),
                                           ("central", .string(central.address.description))] + fields).description)
         } else {
-            Output.data("+\(ms)ms  \(event.padding(13))\(central.address)  \(text)")
+            Output.live("+\(ms)ms  \(event.padding(13))\(central.address)  \(text)")
         }
     }
 }

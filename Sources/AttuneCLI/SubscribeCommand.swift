@@ -46,12 +46,12 @@ enum SubscribeCommand: CLICommand {
             for try await value in values {
                 received += 1
                 if arguments.flag("json") {
-                    Output.data(JSONValue.object([("ts", .double(Date().timeIntervalSince1970)),
+                    Output.live(JSONValue.object([("ts", .double(Date().timeIntervalSince1970)),
                                                   ("handle", .int(Int(c.valueHandle.rawValue))),
                                                   ("uuid", .string(c.uuid.description)),
                                                   ("value", .string(hexString(value)))]).description)
                 } else {
-                    Output.data(hexString(value))
+                    Output.live(hexString(value))
                 }
                 if count > 0, received >= count { break }
             }
