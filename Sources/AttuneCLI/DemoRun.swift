@@ -108,7 +108,7 @@ struct DemoRun {
     private mutating func report(read uuid: BluetoothUUID, _ value: [UInt8], ok: Bool, note: String) {
         check(ok, "read of \(uuid) returned \(value.count) unexpected bytes")
         let shown = value.count > 16 ? hexString(value.prefix(16)) + " …" : hexString(value)
-        emit("read", text: "read   \(GATTTreeOutput.label(uuid))  \(value.count) bytes  \(shown)  \(note)  \(ok ? "verified" : "MISMATCH")",
+        emit("read", text: "read   \(GATTTreeOutput.label(uuid))  \(byteCount(value.count))  \(shown)  \(note)  \(ok ? "verified" : "MISMATCH")",
              [("uuid", .string(uuid.description)), ("length", .int(value.count)), ("value", .string(hexString(value))),
               ("verified", .bool(ok))])
     }

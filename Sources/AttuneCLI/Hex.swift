@@ -31,3 +31,6 @@ extension Hex {
         }.joined(separator: " ")
     }
 }
+
+/// "1 byte", "300 bytes".
+func byteCount(_ n: Int) -> String { n == 1 ? "1 byte" : "\(n) bytes" }

@@ -49,7 +49,7 @@ enum ReadCommand: CLICommand {
         } else {
             Output.data(hexString(value))
         }
-        Output.status("\(value.count) bytes from \(handle) (\(GATTTreeOutput.label(uuid)))")
+        Output.status("\(byteCount(value.count)) from \(handle) (\(GATTTreeOutput.label(uuid)))")
         try await context.close(peripheral)
         return 0
     }

@@ -59,7 +59,7 @@ enum WriteCommand: CLICommand {
             Output.data(JSONValue.object([("handle", .int(Int(handle.rawValue))), ("uuid", .string(uuid.description)),
                                           ("length", .int(value.count)), ("procedure", .string(procedure))]).description)
         } else {
-            Output.data("wrote \(value.count) bytes to \(handle) (\(GATTTreeOutput.label(uuid)))")
+            Output.data("wrote \(byteCount(value.count)) to \(handle) (\(GATTTreeOutput.label(uuid)))")
         }
         try await context.close(peripheral)
         return 0
