@@ -11,19 +11,31 @@ public struct DemoPeripheral: Sendable {
     /// The advertised local name.
     public static let localName = "Attune Demo"
 
+    /// Battery service (0x180F).
     public static let batteryService = BluetoothUUID(0x180F)
+    /// Battery Level (0x2A19): read, notify; drops by one every two seconds of updates.
     public static let batteryLevel = BluetoothUUID(0x2A19)
+    /// Heart Rate service (0x180D).
     public static let heartRateService = BluetoothUUID(0x180D)
+    /// Heart Rate Measurement (0x2A37): notify, flags 0 and an 8-bit rate.
     public static let heartRateMeasurement = BluetoothUUID(0x2A37)
+    /// Body Sensor Location (0x2A38): read, ``sensorLocation``.
     public static let bodySensorLocation = BluetoothUUID(0x2A38)
+    /// Device Information service (0x180A).
     public static let deviceInformationService = BluetoothUUID(0x180A)
+    /// Manufacturer Name String (0x2A29): "Attune".
     public static let manufacturerName = BluetoothUUID(0x2A29)
+    /// Model Number String (0x2A24): "Demo HR-1".
     public static let modelNumber = BluetoothUUID(0x2A24)
+    /// Firmware Revision String (0x2A26): "1.0.0".
     public static let firmwareRevision = BluetoothUUID(0x2A26)
     /// The custom service and its characteristics: 128-bit UUIDs made up for Attune.
     public static let customService = BluetoothUUID("A77E0001-5A1D-4E6B-9C3F-7B2E0D6C4A10")!
+    /// Read only: ``longReadValue``.
     public static let longReadCharacteristic = BluetoothUUID("A77E0002-5A1D-4E6B-9C3F-7B2E0D6C4A10")!
+    /// Read and write (long and reliable writes), empty at first.
     public static let longWriteCharacteristic = BluetoothUUID("A77E0003-5A1D-4E6B-9C3F-7B2E0D6C4A10")!
+    /// Indicate: a 32-bit little-endian counter.
     public static let indicateCharacteristic = BluetoothUUID("A77E0004-5A1D-4E6B-9C3F-7B2E0D6C4A10")!
 
     /// The 300-byte value of ``longReadCharacteristic``: longer than any one Read
@@ -83,9 +95,9 @@ public struct DemoPeripheral: Sendable {
     }
 
     /// Sends values to subscribers until the task is cancelled: a heart-rate
-    /// measurement every `interval`, an indication of a 32-bit counter every second
-    /// interval and the battery level every fourth. Values wait for room on the link
-    /// rather than being dropped.
+    /// measurement every `interval`, and every second interval an indication of a
+    /// 32-bit counter and the battery level (alternating), so even a one-second listen
+    /// sees each kind. Values wait for room on the link rather than being dropped.
     public func sendUpdates(interval: Duration = .milliseconds(250)) async {
         guard let measurement = characteristic(Self.heartRateMeasurement),
               let battery = characteristic(Self.batteryLevel),
@@ -98,7 +110,7 @@ public struct DemoPeripheral: Sendable {
                 let n = UInt32(tick / 2)
                 await send((0..<4).map { UInt8(truncatingIfNeeded: n >> (8 * $0)) }, indicate)
             }
-            if tick % 4 == 3 { await send([UInt8(max(1, 100 - tick / 4))], battery) }
+            if tick % 2 == 0 { await send([UInt8(max(1, 100 - tick / 8))], battery) }
             tick += 1
             do { try await Task.sleep(for: interval) } catch { return }
         }
