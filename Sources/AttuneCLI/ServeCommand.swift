@@ -7,7 +7,7 @@ enum ServeCommand: CLICommand {
     static let name = "serve"
     static let summary = "serve a GATT database from JSON and print requests as they arrive"
     static let usage = """
-        usage: attune serve DB.json [--name NAME] [--seconds N] [--transport T] [--snoop FILE] [--json]
+        usage: attune serve DB.json [--name NAME] [--seconds N] [--notify MS] [--transport T] [--snoop FILE] [--json]
 
         Publishes the services of DB.json (the "services" form of Docs/database-json.md;
         GAP and GATT are added), advertises them with NAME, and prints connections,
@@ -18,6 +18,8 @@ enum ServeCommand: CLICommand {
           --name NAME    the advertised and GAP device name (default "Attune")
           --seconds N    stop after N seconds (default: until interrupted; with
                          --transport memory, once the built-in test central is done)
+          --notify MS    every MS milliseconds, count up the last byte of each value that
+                         notifies or indicates and send it to the centrals subscribed
           --transport T  hci0 (default: the first kernel adapter), tcp:HOST:PORT, unix:PATH,
                          serial:PATH, user:hci0, or memory (an in-process radio where a
                          built-in central connects, reads and writes every characteristic,
@@ -27,13 +29,14 @@ enum ServeCommand: CLICommand {
                          "subscription"|"written"|"disconnected", "ts", "central", ...}
         """
     static let flags: Set<String> = ["json"]
-    static let options: Set<String> = ["name", "seconds", "transport", "snoop"]
+    static let options: Set<String> = ["name", "seconds", "notify", "transport", "snoop"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
             throw CLIError.usage("give exactly one DB.json")
         }
         let seconds = try arguments.integer("seconds", default: 0, in: 0...86_400)
+        let notifyInterval = try arguments.integer("notify", default: 0, in: 0...3_600_000)
         let name = arguments.option("name") ?? "Attune"
         var definitions: [ServiceDefinition]
         do {
@@ -82,6 +85,22 @@ enum ServeCommand: CLICommand {
         let printer = ServeEventPrinter(json: arguments.flag("json"), values: values)
         let requests = Task { for await request in manager.requests { await printer.answer(request, manager) } }
         let events = Task { for await event in manager.events { await printer.show(event) } }
+        let notifier = Task {
+            guard notifyInterval > 0 else { return }
+            let pushing = published.flatMap(\.characteristics).filter { !$0.properties.isDisjoint(with: [.notify, .indicate]) }
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: .milliseconds(notifyInterval)) } catch { return }
+                for c in pushing where !(await manager.subscribedCentrals(for: c)).isEmpty {
+                    let value = await values.bump(c.valueHandle)
+                    // false: a link is full; wait for room rather than drop the value.
+                    while !(await manager.updateValue(value, for: c)) {
+                        if Task.isCancelled { return }
+                        await manager.readyToUpdateSubscribers()
+                    }
+                    await printer.notified(c, value)
+                }
+            }
+        }
 
         var status: Int32 = 0
         if let radio {
@@ -102,6 +121,7 @@ enum ServeCommand: CLICommand {
         await manager.stopAdvertising()
         requests.cancel()
         events.cancel()
+        notifier.cancel()
         radio?.setTap(nil)
         do { try snoop?.finish() } catch { throw CLIError.failure("--snoop: \(error)") }
         return status

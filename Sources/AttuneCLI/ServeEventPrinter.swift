@@ -66,14 +66,24 @@ actor ServeEventPrinter {
         }
     }
 
+    /// A value sent to every subscribed central.
+    func notified(_ characteristic: PublishedCharacteristic, _ value: [UInt8]) {
+        line("notified", who: "subscribers",
+             text: "\(characteristic.valueHandle)  \(GATTTreeOutput.label(characteristic.uuid))  \(hexString(value))",
+             [("handle", .int(Int(characteristic.valueHandle.rawValue))), ("value", .string(hexString(value)))])
+    }
+
     private func emit(_ event: String, _ central: Central, text: String, _ fields: [(String, JSONValue)]) {
+        line(event, who: central.address.description, text: text, [("central", .string(central.address.description))] + fields)
+    }
+
+    private func line(_ event: String, who: String, text: String, _ fields: [(String, JSONValue)]) {
         let elapsed = ContinuousClock.now - start
         let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
         if json {
-            Output.live(JSONValue.object([("event", .string(event)), ("ms", .int(ms)),
-                                          ("central", .string(central.address.description))] + fields).description)
+            Output.live(JSONValue.object([("event", .string(event)), ("ms", .int(ms))] + fields).description)
         } else {
-            Output.live("+\(ms)ms  \(event.padding(13))\(central.address)  \(text)")
+            Output.live("+\(ms)ms  \(event.padding(13))\(who)  \(text)")
         }
     }
 }

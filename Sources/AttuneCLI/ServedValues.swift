@@ -24,6 +24,15 @@ actor ServedValues {
         return .success(Array(value[offset...]))
     }
 
+    /// The next value to notify: the current one with its last byte counted up (one
+    /// zero byte when empty), kept as the value reads see.
+    func bump(_ handle: AttributeHandle) -> [UInt8] {
+        var value = values[handle] ?? []
+        if value.isEmpty { value = [0] } else { value[value.count - 1] &+= 1 }
+        values[handle] = value
+        return value
+    }
+
     /// Applies writes that stand or fall together (an Execute Write's parts): Invalid
     /// Offset (0x07) past the end, Invalid Attribute Value Length (0x0D) past 512 bytes.
     func write(_ writes: [ApplicationWrite]) -> ATTErrorCode? {

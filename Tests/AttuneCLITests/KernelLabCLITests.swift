@@ -3,8 +3,8 @@ import Testing
 
 /// The CLI on the kernel transport against real kernel Bluetooth: Scripts/kernel-lab.sh
 /// boots Debian's kernel in QEMU with btvirt's hci0 and hci1 and runs
-/// Scripts/kernel-lab-cli.sh there (`attune serve` on hci1; state, scan, discover, read and
-/// write on hci0). Skipped, with the reason, only when QEMU cannot run.
+/// Scripts/kernel-lab-cli.sh there (`attune serve` on hci1; state, scan, discover, read,
+/// subscribe and write on hci0). Skipped, with the reason, only when QEMU cannot run.
 @Suite("attune in the kernel lab", .serialized, .enabled(if: KernelLabCLI.canRun, "QEMU cannot run here (Scripts/kernel-lab.sh --check)"))
 struct KernelLabCLITests {
     @Test(.timeLimit(.minutes(5)))
@@ -14,6 +14,7 @@ struct KernelLabCLITests {
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         for check in ["state is poweredOn", "scan finds the peripheral", "discover prints the tree", "read returns the value",
+                      "subscribe prints three notifications", "serve notified the subscriber",
                       "write needing encryption fails with the ATT error", "write names the error",
                       "serve printed the read request", "serve saw the central connect"] {
             #expect(run.output.contains("PASS \(check)"), "no PASS for \(check)")
