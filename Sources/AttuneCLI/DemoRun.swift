@@ -9,6 +9,8 @@ struct DemoRun {
     let mtu: Int
     private(set) var failures: [String] = []
     private(set) var checks = 0
+    /// The ATT_MTU the exchange settled on; the PDU counts printed follow from it.
+    private(set) var negotiatedMTU = 23
 
     init(json: Bool, seconds: Int, mtu: Int) {
         self.json = json
@@ -37,7 +39,7 @@ struct DemoRun {
 
     /// Scans for the demo's Heart Rate service and connects with the MTU exchange and
     /// full discovery.
-    func connect(_ central: CentralManager) async throws -> Peripheral {
+    mutating func connect(_ central: CentralManager) async throws -> Peripheral {
         Output.status("scanning for the Heart Rate service")
         var found: Advertisement?
         for await ad in try central.scan(services: [DemoPeripheral.heartRateService]) {
@@ -52,8 +54,8 @@ struct DemoRun {
         let peripheral = central.peripheral(for: ad)
         Output.status("connecting (asking for ATT_MTU \(mtu)), exchanging MTU, discovering")
         try await central.connect(peripheral, timeout: .seconds(10), preferredMTU: mtu)
-        let negotiated = await peripheral.mtu
-        emit("connected", text: "connected  ATT_MTU \(negotiated)", [("mtu", .int(negotiated))])
+        negotiatedMTU = await peripheral.mtu
+        emit("connected", text: "connected  ATT_MTU \(negotiatedMTU)", [("mtu", .int(negotiatedMTU))])
         return peripheral
     }
 
@@ -87,8 +89,9 @@ struct DemoRun {
 
         // The long read: more than one Read Response can carry below ATT_MTU 302.
         let long = try await peripheral.readValue(for: try find(DemoPeripheral.longReadCharacteristic))
+        let blobs = Self.parts(long.count, first: negotiatedMTU - 1, rest: negotiatedMTU - 1) - 1
         report(read: DemoPeripheral.longReadCharacteristic, long, ok: long == DemoPeripheral.longReadValue,
-               note: "long read, \(Self.parts(long.count, first: mtu - 1, rest: mtu - 1)) PDUs")
+               note: blobs > 0 ? "long read: Read Request + \(blobs) Read Blob" : "one Read Response (ATT_MTU ≥ 302)")
 
         // The long write: Prepare Write + Execute Write, then read back.
         let writable = try find(DemoPeripheral.longWriteCharacteristic)
@@ -97,7 +100,7 @@ struct DemoRun {
         let same = back == DemoPeripheral.longWriteValue
         check(same, "the 512-byte long write read back \(back.count) bytes that differ from what was written")
         emit("write", text: "write  \(GATTTreeOutput.label(writable.uuid))  \(DemoPeripheral.longWriteValue.count) bytes"
-                + " (long write, \(Self.parts(512, first: mtu - 5, rest: mtu - 5)) prepares), read back \(back.count) bytes: \(same ? "verified" : "MISMATCH")",
+                + " (long write: \(Self.parts(512, first: negotiatedMTU - 5, rest: negotiatedMTU - 5)) Prepare Write + Execute Write), read back \(back.count) bytes: \(same ? "verified" : "MISMATCH")",
              [("uuid", .string(writable.uuid.description)), ("handle", .int(Int(writable.valueHandle.rawValue))),
               ("length", .int(DemoPeripheral.longWriteValue.count)), ("read_back", .int(back.count)), ("verified", .bool(same))])
 
