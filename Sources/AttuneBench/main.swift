@@ -4,6 +4,10 @@ import ATT
 // attune-bench [--json] [--filter TEXT] [--quick]
 // Run as `swift run -c release attune-bench`; debug builds measure nothing useful.
 let arguments = Array(CommandLine.arguments.dropFirst())
+// attune-bench --interop ...: the userland stack against a live peer (Scripts/interop/bench.sh).
+if arguments.contains("--interop") {
+    exit(await InteropBenchmark.run(arguments))
+}
 let json = arguments.contains("--json")
 let quick = arguments.contains("--quick")
 let filter = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
@@ -11,6 +15,8 @@ let filter = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.c
 /// Every benchmark group. Each module's benchmarks live in their own file.
 var benchmarks: [Benchmark] = []
 benchmarks += ATTBenchmarks.all
+benchmarks += GATTServerBenchmarks.all
+benchmarks += GATTClientBenchmarks.all
 benchmarks += AnchorBenchmarks.all
 benchmarks += CaptureBenchmarks.all
 

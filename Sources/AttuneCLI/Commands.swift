@@ -11,6 +11,7 @@ enum Commands {
         ServeCommand.self,
         PDUCommand.self,
         DecodeCommand.self,
+        ScanCommand.self,
         ConformanceCommand.self,
     ] }
 }

@@ -6,6 +6,8 @@ enum ScanCommand: CLICommand {
     static let summary = "scan for LE advertisements"
     static let usage = """
         usage: attune scan [--services UUID,...] [--duplicates] [--timeout S] [--transport T] [--json]
+               attune scan --controller ENDPOINT [--seconds N] [--snoop FILE]
+                           [--random-address AA:BB:CC:DD:EE:FF] [--legacy] [--json]
 
         Prints one line per device (address, address type, RSSI, name, services,
         manufacturer data), or per report with --duplicates, until the timeout.
@@ -17,12 +19,26 @@ enum ScanCommand: CLICommand {
           --json            one JSON object per advertisement: {"address", "address_type",
                             "rssi", "name", "services", "connectable", "manufacturer_data",
                             "service_data", "tx_power"}
+
+        With --controller, the scan runs straight through the userland host, HCI packet by
+        packet: Reset and initialisation, LE Set Random Address, then an active scan
+        (extended commands when the controller has them), one line per advertiser:
+          --controller      tcp:HOST:PORT, unix:PATH, serial:PATH[@BAUD] or user:hciN
+          --seconds         how long to scan (default 5)
+          --snoop           write every H4 packet to FILE as btsnoop (datalink 1002)
+          --random-address  our static random address (default C0:A7:7E:00:00:01)
+          --legacy          use the legacy scan commands even if extended ones exist
         """
-    static let flags: Set<String> = ["duplicates", "json"]
-    static let options: Set<String> = ["services", "timeout", "transport", "snoop"]
+    static let flags: Set<String> = ["duplicates", "json", "legacy"]
+    static let options: Set<String> = ["services", "timeout", "transport", "snoop", "controller", "seconds", "random-address"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.isEmpty else { throw CLIError.usage("scan takes no arguments") }
+        if arguments.option("controller") != nil { return try await UserlandScan.run(arguments) }
+        for name in ["seconds", "random-address"] where arguments.option(name) != nil {
+            throw CLIError.usage("--\(name) goes with --controller")
+        }
+        if arguments.flag("legacy") { throw CLIError.usage("--legacy goes with --controller") }
         var services: [BluetoothUUID]?
         if let list = arguments.option("services") {
             services = try list.split(separator: ",").map { text throws(CLIError) in

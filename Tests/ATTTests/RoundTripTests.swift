@@ -95,6 +95,6 @@ import Testing
         let entries = Array(r.entries)
         #expect(entries.map(\.handle) == [2, 6])
         #expect(Array(entries[1].value) == [0x0A, 0x07, 0x00, 0x29, 0x2A])
-        #expect(r.entries.count == 2)
+        #expect(r.list.count == 2)
     }
 }

@@ -93,7 +93,7 @@ struct ClientCacheTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("attune-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = FileGATTCacheStore(directory: dir)
-        let peer = GATTPeerIdentity(address: "c0:11:22:33:44:55", isRandom: true)
+        let peer = PeerIdentity("C0:11:22:33:44:55/random")
         #expect(try store.database(for: peer) == nil)
         var db = Self.cached
         db.services[1].includes = [DiscoveredInclude(handle: 0x11, serviceRange: AttributeHandleRange(start: 0x20, end: 0x22),
@@ -106,9 +106,34 @@ struct ClientCacheTests {
         #expect(try store.database(for: peer) == nil)
     }
 
+    @Test func secondConnectionSkipsDiscoveryThroughTheStore() throws {
+        let store = InMemoryGATTCacheStore()
+        let peer = PeerIdentity("11:22:33:44:55:66")
+        let server = GATTServer(database: ClientServerPipeTests.database())
+        let configuration = GATTClientConfiguration(discoversOnStart: true)
+        var first = GATTMemoryPipe(server: server, clientConfiguration: configuration)
+        first.start()
+        try first.client.client.save(to: store, peer: peer)
+        let fullDiscovery = first.pdusToServer
+        let cached = GATTClient(configuration: configuration, cache: store, peer: peer)
+        var second = GATTMemoryPipe(server: server, clientConfiguration: configuration, clientDatabase: cached.database)
+        second.start()
+        #expect(second.client.client.isReady)
+        #expect(second.pdusToServer == 2)            // Exchange MTU and the Database Hash read
+        #expect(fullDiscovery > 10)
+        #expect(second.client.client.database == first.client.client.database)
+    }
+
+    @Test func exchangeMTUOnlyOnce() {
+        var h = ClientHarness(mtu: 100)
+        let id = h.perform(.exchangeMTU)
+        #expect(h.sent.isEmpty)
+        #expect(h.results[id]?.success == .mtu(100))
+    }
+
     @Test func inMemoryStoreKeysByPeer() {
         let store = InMemoryGATTCacheStore()
-        let a = GATTPeerIdentity(address: "AA:AA:AA:AA:AA:AA"), b = GATTPeerIdentity(address: "BB:BB:BB:BB:BB:BB")
+        let a = PeerIdentity("AA:AA:AA:AA:AA:AA"), b = PeerIdentity("BB:BB:BB:BB:BB:BB")
         store.store(Self.cached, for: a)
         #expect(store.database(for: a) == Self.cached)
         #expect(store.database(for: b) == nil)

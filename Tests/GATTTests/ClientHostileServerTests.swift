@@ -111,6 +111,15 @@ struct ClientHostileServerTests {
         #expect(length == 513 && mtu == 512)
     }
 
+    @Test func notificationOverATTMTUIsDroppedAndReported() {
+        var h = ClientHarness()
+        h.receive([0x1B, 0x03, 0x00] + [UInt8](repeating: 1, count: 21))   // 24 bytes at ATT_MTU 23
+        guard case let .dropped(.protocolViolation(v))? = h.events.first, case .exceedsATTMTU(24, 23) = v.reason else {
+            Issue.record("\(h.events)"); return
+        }
+        #expect(h.sent.isEmpty)
+    }
+
     @Test func endlessLongReadIsBounded() {
         var h = ClientHarness()
         let id = h.perform(.readLongValue(3))

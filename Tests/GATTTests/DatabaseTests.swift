@@ -122,3 +122,17 @@ import ATT
         #expect(try DatabaseJSON.databases(from: data)["ts_small_db"]![0x0004]!.kind == .clientCharacteristicConfiguration)
     }
 }
+
+@Suite struct HostileDefinitionTests {
+    @Test func negativeReservationsAndHandleExhaustionAreErrors() {
+        #expect(throws: DatabaseError.outOfHandles) {
+            try AttributeDatabase {
+                Service(BluetoothUUID(0x180F), handle: 0xFFFE, reservedHandles: -10) {
+                    Characteristic(BluetoothUUID(0x2A19), properties: [.read])
+                }
+            }
+        }
+        let json = #"{"services": [{"uuid": "180f", "handle": 65535, "reserved_handles": -3, "characteristics": [{"uuid": "2a19", "properties": ["read"]}]}]}"#
+        #expect(throws: DatabaseError.outOfHandles) { try DatabaseJSON.databases(from: Data(json.utf8)) }
+    }
+}

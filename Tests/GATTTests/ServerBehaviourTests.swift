@@ -368,3 +368,36 @@ final class HandleRecorder: @unchecked Sendable {
         #expect(h.send("0a" + le(v)) == ["0b45"])
     }
 }
+
+@Suite struct BondedServiceChangedTests {
+    @Test func bondedClientAwayDuringAChangeIsIndicatedOnReconnection() throws {
+        var h = ServerHarness(testDatabase(), connections: [])
+        let peer = PeerIdentity("bonded")
+        h.server.connect(1, peer: peer)
+        #expect(h.send("1204000200") == ["13"])
+        h.server.disconnect(1, into: &h.out)
+        _ = h.drain()
+        try h.server.modifyDatabase(at: h.now, into: &h.out) { db throws(DatabaseError) in try db.removeService(at: 11) }
+        #expect(h.drain().isEmpty)
+        h.server.connect(2, peer: peer, at: h.now, into: &h.out)
+        #expect(h.drain(2) == ["1d0300" + "0100ffff"])
+        #expect(h.send("1e", from: 2).isEmpty)
+        #expect(h.server.isChangeAware(2))
+    }
+}
+
+@Suite struct QuietConnectTests {
+    @Test func serviceChangedOwedAtAQuietConnectGoesOutWithTheNextOutput() throws {
+        var h = ServerHarness(testDatabase(), connections: [])
+        let peer = PeerIdentity("bonded")
+        h.server.connect(1, peer: peer)
+        _ = h.send("1204000200")
+        h.server.disconnect(1, into: &h.out)
+        _ = h.drain()
+        try h.server.modifyDatabase(at: h.now, into: &h.out) { db throws(DatabaseError) in try db.removeService(at: 11) }
+        h.server.connect(1, peer: peer)
+        #expect(h.send("0a0300") == ["010a030002", "1d0300" + "0100ffff"])
+        #expect(h.send("1e").isEmpty)
+        #expect(h.server.deadline == nil)
+    }
+}

@@ -54,3 +54,14 @@ import GATT
         }
     }
 }
+
+@Suite struct VectorLoadingTests {
+    @Test func actionsAndExpectationsKeepTheirTypes() {
+        let v = ServerConformanceTests.suite.vectors.first { $0.id == "/TP/GAI/SR/BV-01-C" }!
+        #expect(v.action?["handle"] == .int(3))
+        #expect(v.action?["call"]?.stringValue == "send_indication")
+        #expect(v.expect?["confirmation_callback_invoked"] == .bool(true))
+        #expect(v.rxMTU == 512)
+        #expect(v.steps[0].direction == .testerToIUT)
+    }
+}

@@ -7,6 +7,7 @@ public struct ReadByGroupTypeResponse: ATTPDUBody {
         public var handle: AttributeHandle
         public var endGroupHandle: AttributeHandle
         public var value: ArraySlice<UInt8>
+        @inlinable
         public init(handle: AttributeHandle, endGroupHandle: AttributeHandle, value: ArraySlice<UInt8>) {
             self.handle = handle
             self.endGroupHandle = endGroupHandle
@@ -14,75 +15,40 @@ public struct ReadByGroupTypeResponse: ATTPDUBody {
         }
     }
 
-    /// Bytes per entry (4 + value length).
-    public var length: UInt8
-    public var data: ArraySlice<UInt8>
+    /// The attribute data list; each entry is a handle, an end group handle, then the value.
+    public var list: FixedLengthList
 
-    public init(length: UInt8, data: ArraySlice<UInt8>) {
-        self.length = length
-        self.data = data
-    }
+    /// Bytes per entry (4 + value length).
+    public var length: UInt8 { list.length }
+    public var data: ArraySlice<UInt8> { list.data }
+
+    public init(length: UInt8, data: ArraySlice<UInt8>) { list = FixedLengthList(length: length, data: data) }
 
     /// Builds a response; every value must have the length of the first.
     public init(entries: [Entry]) throws(ATTEncodingError) {
-        guard let first = entries.first else { throw .invalidField("a Read By Group Type Response needs an entry") }
-        let valueLength = first.value.count
-        guard valueLength + 4 <= 255 else { throw .invalidField("value of \(valueLength) bytes is too long for the length field") }
-        var data: [UInt8] = []
-        data.reserveCapacity(entries.count * (valueLength + 4))
-        for e in entries {
-            guard e.value.count == valueLength else { throw .invalidField("Read By Group Type Response values differ in length") }
-            appendUInt16(e.handle.rawValue, to: &data)
-            appendUInt16(e.endGroupHandle.rawValue, to: &data)
-            data.append(contentsOf: e.value)
+        list = try FixedLengthList.build(entries, entryLength: 4 + (entries.first?.value.count ?? 0), what: "Read By Group Type Response") {
+            appendUInt16($0.handle.rawValue, to: &$1)
+            appendUInt16($0.endGroupHandle.rawValue, to: &$1)
+            $1.append(contentsOf: $0.value)
+            return 4 + $0.value.count
         }
-        self.init(length: UInt8(valueLength + 4), data: data[...])
     }
 
     @inlinable
     public init(parameters reader: inout ByteReader) throws(ATTDecodingError) {
-        let lengthOffset = reader.offset
-        let length = try reader.readUInt8("length")
-        guard length >= 4 else {
-            throw ATTDecodingError(.invalidLength(field: "length", length: Int(length), expected: "at least 4"),
-                                   offset: lengthOffset, opcode: reader.opcode)
-        }
-        let body = reader.offset
-        let data = reader.readRest()
-        try validateHandlePairs(data, entryLength: Int(length), field: "attribute data list", bodyOffset: body, opcode: reader.opcode)
-        self.length = length
-        self.data = data
+        list = try FixedLengthList(decoding: &reader, minimumLength: 4, field: "attribute data list", validate: validateHandlePair)
     }
 
-    public var parameterLength: Int { 1 + data.count }
-
+    public var parameterLength: Int { 1 + list.data.count }
     @inlinable
-    public func appendParameters(to buffer: inout [UInt8]) {
-        buffer.append(length)
-        buffer.append(contentsOf: data)
-    }
+    public func appendParameters(to buffer: inout [UInt8]) { list.append(to: &buffer) }
 
-    public var entries: Entries { Entries(data: data, length: Int(length)) }
-
-    public struct Entries: Sequence, Sendable {
-        @usableFromInline let data: ArraySlice<UInt8>
-        @usableFromInline let length: Int
-        public var count: Int { length == 0 ? 0 : data.count / length }
-        public func makeIterator() -> Iterator { Iterator(data: data, length: length, index: data.startIndex) }
-
-        public struct Iterator: IteratorProtocol {
-            @usableFromInline let data: ArraySlice<UInt8>
-            @usableFromInline let length: Int
-            @usableFromInline var index: Int
-            @inlinable
-            public mutating func next() -> Entry? {
-                guard length >= 4, index &+ length <= data.endIndex else { return nil }
-                let handle = AttributeHandle(UInt16(data[index]) | UInt16(data[index &+ 1]) << 8)
-                let end = AttributeHandle(UInt16(data[index &+ 2]) | UInt16(data[index &+ 3]) << 8)
-                let value = data[(index &+ 4)..<(index &+ length)]
-                index &+= length
-                return Entry(handle: handle, endGroupHandle: end, value: value)
-            }
+    /// The entries, decoded lazily.
+    @inlinable
+    public var entries: LazyMapSequence<FixedLengthList, Entry> {
+        list.lazy.map {
+            Entry(handle: AttributeHandle(readUInt16($0, at: 0)), endGroupHandle: AttributeHandle(readUInt16($0, at: 2)),
+                  value: $0.dropFirst(4))
         }
     }
 
@@ -99,4 +65,13 @@ public struct ReadByGroupTypeResponse: ATTPDUBody {
                       ("value", .string(hexString($0.value).replacingEmpty))])
          }))]
     }
+}
+
+/// An entry that starts with (attribute handle, group end handle): neither zero handle
+/// nor a group that ends before it starts.
+@inlinable
+func validateHandlePair(_ entry: ArraySlice<UInt8>, at offset: Int, opcode: UInt8?) throws(ATTDecodingError) {
+    let start = readUInt16(entry, at: 0), end = readUInt16(entry, at: 2)
+    if start == 0 { throw ATTDecodingError(.zeroHandle(field: "attribute handle"), offset: offset, opcode: opcode) }
+    if end < start { throw ATTDecodingError(.invalidHandleRange(start: start, end: end), offset: offset + 2, opcode: opcode) }
 }

@@ -206,7 +206,9 @@ extension Peripheral {
                 break
             case .scheduleDeadline(let deadline):
                 if let deadline { schedule(deadline) }
-            case .close:
+            case .close, .deliver(.startupFailed):
+                // A bootstrap that cannot finish leaves no usable database; closing lets
+                // the lifecycle report the disconnect with its reason.
                 link?.close()
             }
         }

@@ -4,7 +4,7 @@ extension BluetoothTransport {
         switch self {
         case .memory(let radio): MemoryController(radio: radio)
         case .kernel(let adapter): KernelController(adapter: adapter)
-        default: UnwiredController(transport: description)
+        case .h4, .userChannel: UserlandController(endpoint: description)
         }
     }
 }

@@ -4,6 +4,7 @@ import ATT
 /// with its includes, characteristics and descriptors, sorted by handle; plus the
 /// Database Hash and Server Supported Features when the server has them.
 public struct DiscoveredDatabase: Hashable, Sendable {
+    /// Services in handle order.
     public var services: [DiscoveredService]
     /// The Database Hash characteristic's value (Vol 3 Part G §7.3), when read.
     public var databaseHash: [UInt8]?

@@ -24,6 +24,8 @@ public struct GATTClientConfiguration: Hashable, Sendable {
     /// Without Response.
     public var signingKey: SigningKey?
 
+    /// Defaults: Rx MTU 517, no security raising, 30 s timeout, Exchange MTU on start,
+    /// no discovery on start, robust caching and multiple notifications offered.
     public init(rxMTU: UInt16 = 517, canRaiseSecurity: Bool = false, transactionTimeout: Duration = .seconds(30),
                 exchangesMTUOnStart: Bool = true, discoversOnStart: Bool = false, clientSupportedFeatures: UInt8 = 0b101,
                 subscribesToServiceChanged: Bool = true, signingKey: SigningKey? = nil) {

@@ -6,10 +6,14 @@ import ATT
 ///
 /// Requests from the peer get Request Not Supported, since there is no server here.
 public struct GATTClientConnection: Sendable {
+    /// The link's ATT bearer (MTU, sequencing, transaction timer).
     public var bearer: ATTBearer
+    /// The client engine.
     public var client: GATTClient
     var lastDeadline: MonotonicTime?
 
+    /// A client-only link whose bearer offers `configuration.rxMTU` and times out after
+    /// `configuration.transactionTimeout`.
     public init(configuration: GATTClientConfiguration = GATTClientConfiguration(), database: DiscoveredDatabase = DiscoveredDatabase()) {
         bearer = ATTBearer(rxMTU: configuration.rxMTU, transactionTimeout: configuration.transactionTimeout)
         client = GATTClient(configuration: configuration, database: database)

@@ -12,6 +12,9 @@ public enum GATTClientEvent: Hashable, Sendable {
     /// The server's database changed (Service Changed indication, or a different Database
     /// Hash): the services that were in the affected range, and those now found there.
     case servicesChanged(invalidated: [DiscoveredService], discovered: [DiscoveredService])
+    /// Start-up discovery failed; the client is not ready, and the bearer stays usable
+    /// for individual commands.
+    case startupFailed(GATTClientError)
     /// The server sent a PDU that no procedure wanted (a stray response, a malformed
     /// notification); it was dropped.
     case dropped(GATTClientError)

@@ -4,7 +4,7 @@ import Foundation
 /// One byte-exact ATT exchange from `gatt-vectors.json`, named after its SIG test case.
 /// The file's `conventions` object defines the fields; this type keeps what a runner needs
 /// and leaves the rest in ``raw``.
-public struct ConformanceVector: @unchecked Sendable {
+public struct ConformanceVector: Sendable {
     public enum Role: String, Sendable { case server, client }
     public enum Direction: String, Sendable {
         case testerToIUT = "tester->iut"
@@ -36,11 +36,11 @@ public struct ConformanceVector: @unchecked Sendable {
     public var securityLevel: String
     public var steps: [Step]
     /// `iut_action`, as JSON.
-    public var action: [String: Any]?
+    public var action: JSONValue?
     /// `expect`, as JSON.
-    public var expect: [String: Any]?
+    public var expect: JSONValue?
     /// The whole entry, for runners that need more.
-    public var raw: [String: Any]
+    public var raw: JSONValue
 
     /// All vectors of a `gatt-vectors.json` file.
     public static func load(from data: Data) throws(ConformanceError) -> [ConformanceVector] {
@@ -71,7 +71,8 @@ public struct ConformanceVector: @unchecked Sendable {
                 id: id, role: role, database: t["database"] as? String,
                 rxMTU: UInt16(clamping: (iut["rx_mtu"] as? Int) ?? 512), iutKind: (iut["kind"] as? String) ?? "",
                 securityLevel: (iut["security_level"] as? String) ?? "low", steps: steps,
-                action: t["iut_action"] as? [String: Any], expect: t["expect"] as? [String: Any], raw: t))
+                action: t["iut_action"].map(JSONValue.init(foundation:)),
+                expect: t["expect"].map(JSONValue.init(foundation:)), raw: JSONValue(foundation: t)))
         }
         return out
     }

@@ -67,7 +67,7 @@ public struct ServerVectorRunner: Sendable {
         if let extra = pending.first {
             return .failed(ConformanceDivergence(step: nil, expected: "no further PDU", got: ConformanceDivergence.describe(extra)))
         }
-        if let expect = vector.expect, (expect["confirmation_callback_invoked"] as? Bool) == true {
+        if vector.expect?["confirmation_callback_invoked"]?.boolValue == true {
             let confirmed = events.contains {
                 if case .indicationCompleted(_, _, .confirmed) = $0 { return true }
                 return false
@@ -81,11 +81,11 @@ public struct ServerVectorRunner: Sendable {
     }
 
     /// Invokes a server `iut_action`; returns a description of what went wrong, if anything.
-    func perform(_ action: [String: Any]?, on server: inout GATTServer, _ connection: ConnectionID,
+    func perform(_ action: JSONValue?, on server: inout GATTServer, _ connection: ConnectionID,
                  now: MonotonicTime, into out: inout GATTServerOutput) -> String? {
-        guard let action, let call = action["call"] as? String else { return "no iut_action to invoke" }
-        guard let handle = action["handle"] as? Int, (1...0xFFFF).contains(handle),
-              let value = (action["value_hex"] as? String).flatMap(parseHex) else {
+        guard let action, let call = action["call"]?.stringValue else { return "no iut_action to invoke" }
+        guard let handle = action["handle"]?.intValue, (1...0xFFFF).contains(handle),
+              let value = action["value_hex"]?.stringValue.flatMap(parseHex) else {
             return "iut_action \(call) lacks handle or value_hex"
         }
         let h = AttributeHandle(UInt16(handle))

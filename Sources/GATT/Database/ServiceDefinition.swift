@@ -37,7 +37,7 @@ public struct ServiceDefinition: Hashable, Sendable {
 
     /// Number of handles the service occupies, reserved ones included.
     public var handleCount: Int {
-        1 + includes.count + characteristics.reduce(0) { $0 + $1.handleCount } + reservedHandles
+        1 + includes.count + characteristics.reduce(0) { $0 + $1.handleCount } + max(0, reservedHandles)
     }
 }
 

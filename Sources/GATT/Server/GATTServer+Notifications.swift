@@ -48,7 +48,7 @@ extension GATTServer {
         throws(GATTServerError) {
         var records: [CharacteristicRecord] = []
         for v in values { records.append(try characteristic(v.characteristic, needs: .notify)) }
-        let ids = clients ?? connections.keys.sorted { $0.rawValue < $1.rawValue }
+        let ids = clients ?? connections.keys
         for id in ids {
             guard let client = connections[id] else { continue }
             let mine = values.indices.filter { clients != nil || core.configuration(of: records[$0], client).contains(.notification) }
@@ -91,8 +91,8 @@ extension GATTServer {
     }
 
     mutating func pumpIndications(on id: ConnectionID, at now: MonotonicTime, into out: inout GATTServerOutput) {
-        guard let client = connections[id], !client.indicationInFlight, client.indicationHead < client.indications.count
-        else { return }
+        guard !holdIndications, let client = connections[id], !client.indicationInFlight,
+              client.indicationHead < client.indications.count else { return }
         let next = client.indications[client.indicationHead]
         let start = out.buffer.count
         let pdu = HandleValueIndication(handle: next.handle, value: next.value.prefix(client.bearer.mtu - 3))

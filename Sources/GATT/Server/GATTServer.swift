@@ -9,7 +9,9 @@ import ATT
 /// the signing state; bonded clients' state persists through a ``BondedClientStore``.
 public struct GATTServer: Sendable {
     var core: ServerCore
-    var connections: [ConnectionID: ServerConnectionState] = [:]
+    var connections = ConnectionTable()
+    /// While set, queued indications are not sent (there is no output to send them in).
+    var holdIndications = false
     /// Where bonded clients' state is kept.
     public var store: any BondedClientStore
 
@@ -42,10 +44,14 @@ public struct GATTServer: Sendable {
         }
     }
 
-    /// Convenience for ``connect(_:security:peer:at:into:)`` when nothing is expected out.
+    /// Registers a connected client without producing output: a Service Changed
+    /// indication owed to a bonded client is queued and goes out with the output of the
+    /// next ``receive(_:from:at:into:)`` or ``tick(at:into:)``.
     public mutating func connect(_ id: ConnectionID, security: LinkSecurity = .none, peer: PeerIdentity? = nil) {
-        var out = GATTServerOutput()
-        connect(id, security: security, peer: peer, into: &out)
+        var discarded = GATTServerOutput()
+        holdIndications = true
+        connect(id, security: security, peer: peer, into: &discarded)
+        holdIndications = false
     }
 
     /// Forgets a connection (link lost). Pending indications fail; a bonded client's state
@@ -113,9 +119,9 @@ public struct GATTServer: Sendable {
     /// Takes one complete ATT PDU from a client.
     public mutating func receive(_ bytes: ArraySlice<UInt8>, from id: ConnectionID, at now: MonotonicTime,
                                  into out: inout GATTServerOutput) {
-        guard connections[id] != nil else { return }
+        guard let slot = connections.slot(of: id) else { return }
         let start = out.buffer.count
-        let event = connections[id]!.bearer.receive(bytes, at: now, into: &out.buffer)
+        let event = connections[slot: slot].bearer.receive(bytes, at: now, into: &out.buffer)
         out.commit(id, from: start)
         process(event, raw: bytes, from: id, at: now, into: &out)
     }
@@ -145,20 +151,21 @@ public struct GATTServer: Sendable {
     @discardableResult
     mutating func process(_ event: ATTBearerEvent, raw: ArraySlice<UInt8>, from id: ConnectionID,
                           at now: MonotonicTime, into out: inout GATTServerOutput) -> ServerConnectionState? {
+        guard let slot = connections.slot(of: id) else { return nil }
         switch event {
         case .request(let pdu):
-            guard admit(pdu, from: id, into: &out) else { return nil }
-            core.handleRequest(pdu, raw: raw, resolved: nil, id, &connections[id]!, now: now, &out)
+            guard admit(pdu, slot: slot, from: id, into: &out) else { return nil }
+            core.handleRequest(pdu, raw: raw, resolved: nil, id, &connections[slot: slot], now: now, &out)
         case .command(let pdu):
-            guard let client = connections[id],
-                  !(client.supportedFeatures.contains(.robustCaching) && !client.changeAware) else {
+            guard !(connections[slot: slot].supportedFeatures.contains(.robustCaching) && !connections[slot: slot].changeAware)
+            else {
                 return nil // Commands from a change-unaware client are ignored (Vol 3 Part G §2.5.2.1).
             }
             switch pdu {
             case .writeCommand(let c):
-                core.writeCommand(c.handle, c.value, security: client.security, id, &connections[id]!, now: now, &out)
+                core.writeCommand(c.handle, c.value, security: connections[slot: slot].security, id, &connections[slot: slot], now: now, &out)
             case .signedWriteCommand(let c):
-                core.signedWrite(c, raw: raw, id, &connections[id]!, now: now, &out)
+                core.signedWrite(c, raw: raw, id, &connections[slot: slot], now: now, &out)
             default:
                 break
             }
@@ -174,24 +181,42 @@ public struct GATTServer: Sendable {
             // Responses, notifications and indications belong to the GATT client engine.
             break
         }
-        if connections[id]?.peer != nil { persistState(of: id) }
+        // Bonded clients' state is saved when an event may have changed it, not on every read.
+        if connections[slot: slot].peer != nil && Self.mayChangeClientState(event) { persistState(of: id) }
+        if !connections[slot: slot].indicationInFlight,
+           connections[slot: slot].indicationHead < connections[slot: slot].indications.count {
+            pumpIndications(on: id, at: now, into: &out)
+        }
         return nil
+    }
+
+    static func mayChangeClientState(_ event: ATTBearerEvent) -> Bool {
+        switch event {
+        case .request(let pdu):
+            switch pdu {
+            case .writeRequest, .executeWriteRequest, .readByTypeRequest: return true
+            default: return false
+            }
+        case .command, .confirmation: return true
+        default: return false
+        }
     }
 
     /// Robust caching: a change-unaware client's first request gets Database Out Of Sync;
     /// the next one (or reading the Database Hash) makes it change-aware.
-    mutating func admit(_ pdu: ATTPDU, from id: ConnectionID, into out: inout GATTServerOutput) -> Bool {
-        let client = connections[id]!
-        guard client.supportedFeatures.contains(.robustCaching), !client.changeAware else { return true }
+    mutating func admit(_ pdu: ATTPDU, slot: Int, from id: ConnectionID, into out: inout GATTServerOutput) -> Bool {
+        guard connections[slot: slot].supportedFeatures.contains(.robustCaching), !connections[slot: slot].changeAware
+        else { return true }
         if case .exchangeMTURequest = pdu { return true }
         if case .readByTypeRequest(let r) = pdu, r.attributeType == GATTAttributeType.databaseHash { return true }
-        if client.outOfSyncSent {
-            connections[id]!.changeAware = true
-            connections[id]!.outOfSyncSent = false
+        if connections[slot: slot].outOfSyncSent {
+            connections[slot: slot].changeAware = true
+            connections[slot: slot].outOfSyncSent = false
+            persistState(of: id)
             return true
         }
-        connections[id]!.outOfSyncSent = true
-        core.fail(.databaseOutOfSync, .reserved, id, &connections[id]!, &out)
+        connections[slot: slot].outOfSyncSent = true
+        core.fail(.databaseOutOfSync, .reserved, id, &connections[slot: slot], &out)
         return false
     }
 
@@ -221,6 +246,7 @@ public struct GATTServer: Sendable {
             if let event = connections[id]?.bearer.tick(at: now) {
                 process(event, raw: [], from: id, at: now, into: &out)
             }
+            pumpIndications(on: id, at: now, into: &out)
         }
     }
 
@@ -267,7 +293,7 @@ public struct GATTServer: Sendable {
     }
 
     func connection(waitingFor request: ApplicationRequestID) -> ConnectionID? {
-        connections.first { $0.value.pending?.id == request }?.key
+        connections.first { $1.pending?.id == request }
     }
 
     // MARK: - Local values

@@ -89,44 +89,11 @@ extension ServerCore {
                              _ connection: ConnectionID, _ client: inout ServerConnectionState,
                              now: MonotonicTime, _ out: inout GATTServerOutput) {
         guard r.range.isValid else { return fail(.invalidHandle, r.range.start, connection, &client, &out) }
-        let mtu = client.bearer.mtu
-        let maxValue = min(mtu - 4, 253)
-        let count = database.attributes.count
-        scratch.removeAll(keepingCapacity: true)
-        var firstLength = -1
-        var used = 2
-        var i = database.firstIndex(atOrAfter: r.range.start)
-        while i < count {
-            let a = database.attributes[i]
-            guard a.handle <= r.range.end else { break }
-            defer { i += 1 }
-            guard a.type == r.attributeType else { continue }
-            if let code = readError(i, connection, client) {
-                if firstLength < 0 { return fail(code, a.handle, connection, &client, &out) }
-                break
-            }
-            guard let v = value(i, client, resolved) else {
-                // The list stops before a value the application must supply, unless it
-                // is the first: then it is fetched and the request served again.
-                if firstLength < 0 {
-                    return suspendForRead(a.handle, request: raw, resolved: resolved, connection, &client, now: now, &out)
-                }
-                break
-            }
-            let length = min(v.count, maxValue)
-            if firstLength < 0 {
-                firstLength = v.count
-            } else if v.count != firstLength || used + 2 + length > mtu {
-                break
-            }
-            appendHandle(a.handle, to: &scratch)
-            scratch.append(contentsOf: v.prefix(length))
-            used += 2 + length
-        }
-        guard firstLength >= 0 else { return fail(.attributeNotFound, r.range.start, connection, &client, &out) }
+        guard let entryLength = gatherByType(r.range, r.attributeType, withGroupEnd: false, raw: raw, resolved: resolved,
+                                             connection, &client, now: now, &out)
+        else { return }
         if r.attributeType == GATTAttributeType.databaseHash { client.changeAware = true }
-        respond(ReadByTypeResponse(length: UInt8(2 + min(firstLength, maxValue)), data: scratch[...]),
-                connection, &client, &out)
+        respond(ReadByTypeResponse(length: entryLength, data: scratch[...]), connection, &client, &out)
     }
 
     mutating func readByGroupType(_ r: ReadByGroupTypeRequest, raw: ArraySlice<UInt8>,
@@ -136,42 +103,67 @@ extension ServerCore {
         guard r.range.isValid else { return fail(.invalidHandle, r.range.start, connection, &client, &out) }
         guard r.attributeType == GATTAttributeType.primaryService || r.attributeType == GATTAttributeType.secondaryService
         else { return fail(.unsupportedGroupType, r.range.start, connection, &client, &out) }
+        guard let entryLength = gatherByType(r.range, r.attributeType, withGroupEnd: true, raw: raw, resolved: resolved,
+                                             connection, &client, now: now, &out)
+        else { return }
+        respond(ReadByGroupTypeResponse(length: entryLength, data: scratch[...]), connection, &client, &out)
+    }
+
+    /// Collects into `scratch` the attributes of `type` in `range` whose values share the
+    /// first one's length, as Read By Type and Read By Group Type answer (Vol 3 Part F
+    /// §3.4.4.2 and §3.4.4.10): each entry is the handle (and the group end handle), then
+    /// the value cut to what the MTU and the one-byte length field allow. Returns the
+    /// entry length, or nil when it already answered with an error or suspended the
+    /// request for an application read.
+    private mutating func gatherByType(_ range: AttributeHandleRange, _ type: BluetoothUUID, withGroupEnd: Bool,
+                                       raw: ArraySlice<UInt8>, resolved: [AttributeHandle: [UInt8]]?,
+                                       _ connection: ConnectionID, _ client: inout ServerConnectionState,
+                                       now: MonotonicTime, _ out: inout GATTServerOutput) -> UInt8? {
+        let header = withGroupEnd ? 4 : 2
         let mtu = client.bearer.mtu
-        let maxValue = min(mtu - 6, 251)
+        let maxValue = min(mtu - 2 - header, 255 - header)
         let count = database.attributes.count
         scratch.removeAll(keepingCapacity: true)
         var firstLength = -1
         var used = 2
-        var i = database.firstIndex(atOrAfter: r.range.start)
+        var i = database.firstIndex(atOrAfter: range.start)
         while i < count {
-            let a = database.attributes[i]
-            guard a.handle <= r.range.end else { break }
+            let handle = database.attributes[i].handle
+            guard handle <= range.end else { break }
             defer { i += 1 }
-            guard a.type == r.attributeType else { continue }
+            guard database.attributes[i].type == type else { continue }
             if let code = readError(i, connection, client) {
-                if firstLength < 0 { return fail(code, a.handle, connection, &client, &out) }
+                if firstLength < 0 {
+                    fail(code, handle, connection, &client, &out)
+                    return nil
+                }
                 break
             }
             guard let v = value(i, client, resolved) else {
+                // The list stops before a value the application must supply, unless it
+                // is the first: then it is fetched and the request served again.
                 if firstLength < 0 {
-                    return suspendForRead(a.handle, request: raw, resolved: resolved, connection, &client, now: now, &out)
+                    suspendForRead(handle, request: raw, resolved: resolved, connection, &client, now: now, &out)
+                    return nil
                 }
                 break
             }
             let length = min(v.count, maxValue)
             if firstLength < 0 {
                 firstLength = v.count
-            } else if v.count != firstLength || used + 4 + length > mtu {
+            } else if v.count != firstLength || used + header + length > mtu {
                 break
             }
-            appendHandle(a.handle, to: &scratch)
-            appendHandle(a.groupEnd ?? a.handle, to: &scratch)
+            appendHandle(handle, to: &scratch)
+            if withGroupEnd { appendHandle(database.attributes[i].groupEnd ?? handle, to: &scratch) }
             scratch.append(contentsOf: v.prefix(length))
-            used += 4 + length
+            used += header + length
         }
-        guard firstLength >= 0 else { return fail(.attributeNotFound, r.range.start, connection, &client, &out) }
-        respond(ReadByGroupTypeResponse(length: UInt8(4 + min(firstLength, maxValue)), data: scratch[...]),
-                connection, &client, &out)
+        guard firstLength >= 0 else {
+            fail(.attributeNotFound, range.start, connection, &client, &out)
+            return nil
+        }
+        return UInt8(header + min(firstLength, maxValue))
     }
 
     // MARK: - Reads

@@ -29,16 +29,19 @@ extension ServerCore {
     /// Applies a validated write of a non-dynamic attribute.
     mutating func commitWrite(_ index: Int, _ value: ArraySlice<UInt8>, _ connection: ConnectionID,
                               _ client: inout ServerConnectionState, _ out: inout GATTServerOutput) {
-        let a = database.attributes[index]
-        switch a.kind {
+        // Only scalars are read here: holding a copy of the attribute would force a
+        // copy-on-write of its value below.
+        let kind = database.attributes[index].kind
+        let handle = database.attributes[index].handle
+        switch kind {
         case .stored:
             // A write replaces the whole value.
             database.setValue(value, at: index)
-            out.events.append(.valueWritten(connection, a.handle))
+            out.events.append(.valueWritten(connection, handle))
         case .clientCharacteristicConfiguration:
             let v = ClientCharacteristicConfiguration(rawValue: UInt16(value[value.startIndex]) | UInt16(value[value.startIndex + 1]) << 8)
-            client.clientConfigurations[a.handle] = v.isEmpty ? nil : v
-            let characteristic = database.characteristic(containing: a.handle)?.valueHandle ?? a.handle
+            client.clientConfigurations[handle] = v.isEmpty ? nil : v
+            let characteristic = database.characteristic(containing: handle)?.valueHandle ?? handle
             out.events.append(.subscriptionChanged(connection, characteristic: characteristic, v))
         case .clientSupportedFeatures:
             client.supportedFeatures.formUnion(ClientSupportedFeatures(rawValue: value[value.startIndex]).intersection(.defined))

@@ -32,13 +32,13 @@ struct CachedDatabase: Codable, Sendable {
     }
 
     var format = 1
-    var peer: GATTPeerIdentity
+    var peer: String
     var databaseHash: String?
     var serverSupportedFeatures: String?
     var services: [Service]
 
-    init(peer: GATTPeerIdentity, database db: DiscoveredDatabase) {
-        self.peer = peer
+    init(peer: PeerIdentity, database db: DiscoveredDatabase) {
+        self.peer = peer.rawValue
         databaseHash = db.databaseHash.map { hexString($0) }
         serverSupportedFeatures = db.serverSupportedFeatures.map { hexString($0) }
         services = db.services.map { s in

@@ -1,0 +1,518 @@
+#!/usr/bin/env python3
+"""Attune interop lab: emulated controllers on one virtual link, plus Bumble devices.
+
+One process holds everything (the link, every controller, every Bumble device), so a
+test case ends the whole set by ending this one process, and the next case starts from
+fresh controllers (HCI Reset does nothing in the emulated controller).
+
+Controllers meant for our host are exposed as H4 over TCP on 127.0.0.1, on ports the
+OS picks. The process talks JSON lines: it writes events to stdout (the first one is
+`ready`, with the ports, the devices' addresses and their attribute handles) and reads
+commands from stdin. It stops by itself after --lifetime seconds, or when stdin closes.
+
+Roles for the Bumble devices:
+  peripheral  a GATT server with the interop database, advertising by name;
+  central     a device that connects to our advertiser on command and acts as judge.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import sys
+import time
+
+from bumble import att, gatt, hci, l2cap
+from bumble.controller import Controller
+from bumble.core import UUID, AdvertisingData
+from bumble.device import Device, DeviceConfiguration
+from bumble.host import Host
+from bumble.link import LocalLink
+from bumble.snoop import BtSnooper
+from bumble.transport.common import AsyncPipeSink
+from bumble.transport.tcp_server import open_tcp_server_transport_with_socket
+
+# UUIDs of the interop database. They are ours, random 128-bit values, so the test
+# on the Swift side can find them without any discovery engine.
+SERVICE_UUID = "7a7e0001-5d4c-4f8e-9a64-0c3f1e2b6a10"
+LONG_READ_UUID = "7a7e0002-5d4c-4f8e-9a64-0c3f1e2b6a10"
+LONG_WRITE_UUID = "7a7e0003-5d4c-4f8e-9a64-0c3f1e2b6a10"
+BY_UUID_UUID = "7a7e0004-5d4c-4f8e-9a64-0c3f1e2b6a10"
+NOTIFY_UUID = "7a7e0005-5d4c-4f8e-9a64-0c3f1e2b6a10"
+INDICATE_UUID = "7a7e0006-5d4c-4f8e-9a64-0c3f1e2b6a10"
+ERROR_UUID = "7a7e0007-5d4c-4f8e-9a64-0c3f1e2b6a10"
+
+# 300 bytes whose content encodes their offset, so a wrong blob offset shows.
+LONG_READ_VALUE = bytes((i * 7 + 3) & 0xFF for i in range(300))
+BY_UUID_VALUE = b"attune-by-uuid"
+# An application error code (0x80..0x9F) that no stack would produce by accident.
+CALLBACK_ERROR_CODE = 0x8E
+
+
+def emit(event: str, **fields) -> None:
+    """Writes one JSON line on stdout, flushed, because the test reads it live."""
+    fields["event"] = event
+    fields["t"] = round(time.monotonic(), 6)
+    sys.stdout.write(json.dumps(fields) + "\n")
+    sys.stdout.flush()
+
+
+class Peripheral:
+    """A Bumble GATT server with the interop database."""
+
+    def __init__(self, device: Device, notify_count: int) -> None:
+        self.device = device
+        self.notify_count = notify_count
+        self.long_write_value = b""
+
+        def raise_error(_connection):
+            raise att.ATT_Error(CALLBACK_ERROR_CODE)
+
+        def write_long(_connection, value):
+            self.long_write_value = bytes(value)
+
+        self.long_read = gatt.Characteristic(
+            LONG_READ_UUID, gatt.Characteristic.Properties.READ,
+            gatt.Characteristic.READABLE, LONG_READ_VALUE)
+        self.long_write = gatt.Characteristic(
+            LONG_WRITE_UUID,
+            gatt.Characteristic.Properties.READ | gatt.Characteristic.Properties.WRITE
+            | gatt.Characteristic.Properties.WRITE_WITHOUT_RESPONSE,
+            gatt.Characteristic.READABLE | gatt.Characteristic.WRITEABLE,
+            gatt.CharacteristicValue(read=lambda _c: self.long_write_value, write=write_long))
+        self.by_uuid = gatt.Characteristic(
+            BY_UUID_UUID, gatt.Characteristic.Properties.READ,
+            gatt.Characteristic.READABLE, BY_UUID_VALUE)
+        self.notify = gatt.Characteristic(
+            NOTIFY_UUID, gatt.Characteristic.Properties.NOTIFY,
+            gatt.Characteristic.READABLE, b"\x00")
+        self.indicate = gatt.Characteristic(
+            INDICATE_UUID, gatt.Characteristic.Properties.INDICATE,
+            gatt.Characteristic.READABLE, b"\x00")
+        self.error = gatt.Characteristic(
+            ERROR_UUID, gatt.Characteristic.Properties.READ,
+            gatt.Characteristic.READABLE, gatt.CharacteristicValue(read=raise_error))
+        device.add_service(gatt.Service(SERVICE_UUID, [
+            self.long_read, self.long_write, self.by_uuid,
+            self.notify, self.indicate, self.error]))
+        device.on("characteristic_subscription", self.on_subscription)
+
+    def handles(self) -> dict:
+        return {
+            "long_read": self.long_read.handle,
+            "long_write": self.long_write.handle,
+            "by_uuid": self.by_uuid.handle,
+            "notify": self.notify.handle,
+            "indicate": self.indicate.handle,
+            "error": self.error.handle,
+        }
+
+    def on_subscription(self, connection, characteristic, notify_enabled, indicate_enabled):
+        emit("subscription", handle=characteristic.handle,
+             notify=notify_enabled, indicate=indicate_enabled)
+        if characteristic is self.notify and notify_enabled:
+            asyncio.ensure_future(self.send_values(connection, characteristic, False))
+        if characteristic is self.indicate and indicate_enabled:
+            asyncio.ensure_future(self.send_values(connection, characteristic, True))
+
+    async def send_values(self, connection, characteristic, indicate: bool) -> None:
+        for index in range(self.notify_count):
+            value = bytes([index]) * 4
+            if indicate:
+                await self.device.indicate_subscriber(connection, characteristic, value)
+            else:
+                await self.device.notify_subscriber(connection, characteristic, value)
+        emit("sent", handle=characteristic.handle, count=self.notify_count,
+             kind="indicate" if indicate else "notify")
+
+    async def start(self) -> None:
+        await self.device.start_advertising(
+            own_address_type=hci.OwnAddressType.RANDOM,
+            advertising_interval_min=20, advertising_interval_max=20)
+
+
+class Judge:
+    """Bumble's GATT client running the interop set against a peripheral that declares the
+    interop database (a Bumble one, or ours). Every cell reports ok and a detail; a cell
+    that fails does not stop the others."""
+
+    def __init__(self, device: Device, notify_count: int) -> None:
+        self.device = device
+        self.notify_count = notify_count
+
+    async def run(self, address) -> dict:
+        cells: dict[str, dict] = {}
+
+        async def cell(name: str, body, timeout: float = 10.0):
+            try:
+                detail = await asyncio.wait_for(body(), timeout)
+                cells[name] = {"ok": True, "detail": detail}
+            except Exception as error:  # the failure is the result
+                cells[name] = {"ok": False, "detail": repr(error)}
+
+        connection = None
+
+        async def connect():
+            nonlocal connection
+            connection = await self.device.connect(address, own_address_type=hci.OwnAddressType.RANDOM)
+            return {"handle": connection.handle}
+
+        await cell("connect", connect)
+        if connection is None:
+            return {"cells": cells}
+        client = connection.gatt_client
+        found = {}
+
+        async def mtu():
+            return {"mtu": await client.request_mtu(247)}
+
+        async def discovery():
+            services = await client.discover_services()
+            ours = [s for s in services if s.uuid == UUID(SERVICE_UUID)]
+            if len(ours) != 1:
+                raise AssertionError(f"service {SERVICE_UUID} found {len(ours)} times")
+            characteristics = await client.discover_characteristics([], ours[0])
+            for c in characteristics:
+                await client.discover_descriptors(c)
+            expected = {LONG_READ_UUID: 0x02, LONG_WRITE_UUID: 0x0E, BY_UUID_UUID: 0x02,
+                        NOTIFY_UUID: 0x10, INDICATE_UUID: 0x20, ERROR_UUID: 0x02}
+            for uuid, properties in expected.items():
+                matches = [c for c in characteristics if c.uuid == UUID(uuid)]
+                if len(matches) != 1:
+                    raise AssertionError(f"characteristic {uuid} found {len(matches)} times")
+                if int(matches[0].properties) != properties:
+                    raise AssertionError(f"{uuid} properties 0x{int(matches[0].properties):02x}, expected 0x{properties:02x}")
+                found[uuid] = matches[0]
+            for uuid in (NOTIFY_UUID, INDICATE_UUID):
+                if not found[uuid].get_descriptor(gatt.GATT_CLIENT_CHARACTERISTIC_CONFIGURATION_DESCRIPTOR):
+                    raise AssertionError(f"{uuid} has no CCCD")
+            return {"services": len(services), "characteristics": len(characteristics)}
+
+        async def read():
+            value = await client.read_value(found[BY_UUID_UUID])
+            if bytes(value) != BY_UUID_VALUE:
+                raise AssertionError(f"read {bytes(value)!r}")
+            return {"length": len(value)}
+
+        async def long_read():
+            value = await client.read_value(found[LONG_READ_UUID])
+            if bytes(value) != LONG_READ_VALUE:
+                raise AssertionError(f"long read gave {len(value)} bytes, not the 300 expected")
+            return {"length": len(value)}
+
+        async def read_by_uuid():
+            values = await client.read_characteristics_by_uuid(UUID(BY_UUID_UUID), None)
+            if [bytes(v) for v in values] != [BY_UUID_VALUE]:
+                raise AssertionError(f"read by UUID gave {values!r}")
+            return {"values": len(values)}
+
+        async def write():
+            value = bytes(range(20))
+            await client.write_value(found[LONG_WRITE_UUID], value, with_response=True)
+            back = await client.read_value(found[LONG_WRITE_UUID])
+            if bytes(back) != value:
+                raise AssertionError("read back differs")
+            return {"length": len(value)}
+
+        async def long_write():
+            value = bytes((i * 13 + 1) & 0xFF for i in range(400))
+            await client.write_value(found[LONG_WRITE_UUID], value, with_response=True)
+            back = await client.read_value(found[LONG_WRITE_UUID])
+            if bytes(back) != value:
+                raise AssertionError(f"read back {len(back)} bytes differ")
+            return {"length": len(value)}
+
+        async def write_without_response():
+            value = b"no-response"
+            await client.write_value(found[LONG_WRITE_UUID], value, with_response=False)
+            back = await client.read_value(found[LONG_WRITE_UUID])
+            if bytes(back) != value:
+                raise AssertionError(f"read back {bytes(back)!r}")
+            return {"length": len(value)}
+
+        def subscribe_cell(uuid: str, indicate: bool):
+            async def body():
+                received = []
+                done = asyncio.Event()
+
+                def on_value(value):
+                    received.append(bytes(value))
+                    if len(received) >= self.notify_count:
+                        done.set()
+
+                await client.subscribe(found[uuid], on_value, prefer_notify=not indicate)
+                await done.wait()
+                expected = [bytes([i]) * 4 for i in range(self.notify_count)]
+                if received[:self.notify_count] != expected:
+                    raise AssertionError(f"received {received!r}")
+                return {"received": len(received)}
+            return body
+
+        async def callback_error():
+            try:
+                await client.read_value(found[ERROR_UUID])
+            except att.ATT_Error as error:
+                if error.error_code != CALLBACK_ERROR_CODE:
+                    raise AssertionError(f"error code 0x{error.error_code:02x}")
+                return {"error_code": error.error_code}
+            raise AssertionError("read succeeded")
+
+        async def disconnect():
+            await connection.disconnect()
+            return {}
+
+        await cell("mtu", mtu)
+        await cell("discovery", discovery, 20)
+        if len(found) == 6:
+            await cell("read", read)
+            await cell("long_read", long_read)
+            await cell("read_by_uuid", read_by_uuid)
+            await cell("write", write)
+            await cell("long_write", long_write)
+            await cell("write_without_response", write_without_response)
+            await cell("notify", subscribe_cell(NOTIFY_UUID, False))
+            await cell("indicate", subscribe_cell(INDICATE_UUID, True))
+            await cell("callback_error", callback_error)
+        await cell("disconnect", disconnect)
+        return {"cells": cells}
+
+
+class Lab:
+    def __init__(self, args) -> None:
+        self.args = args
+        self.link = LocalLink()
+        self.devices: list[Device] = []
+        self.peripherals: list[Peripheral] = []
+        self.ports: list[int] = []
+        self.transports = []
+        self.snoop_files = []
+        self.connections: dict[int, object] = {}
+
+    async def open_host_controllers(self) -> None:
+        """Exposes controllers for our host as H4 over TCP on loopback only."""
+        for index in range(self.args.host_controllers):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(("127.0.0.1", 0))
+            self.ports.append(sock.getsockname()[1])
+            transport = await open_tcp_server_transport_with_socket(sock)
+            self.transports.append(transport)
+            Controller(f"H{index}", host_source=transport.source,
+                       host_sink=transport.sink, link=self.link)
+
+    async def open_devices(self) -> None:
+        for index in range(self.args.devices):
+            controller = Controller(f"B{index}", link=self.link)
+            host = Host(controller, AsyncPipeSink(controller))
+            if self.args.snoop_dir:
+                # Snoop in the host process, where directions come out right.
+                path = os.path.join(self.args.snoop_dir, f"bumble-{index}.btsnoop")
+                snoop_file = open(path, "wb")
+                self.snoop_files.append(snoop_file)
+                host.snooper = BtSnooper(snoop_file)
+            # A static random address: the two top bits are set.
+            address = hci.Address(f"F0:A7:7E:00:00:{index + 1:02X}",
+                                  hci.Address.RANDOM_DEVICE_ADDRESS)
+            name = f"{self.args.name_prefix}{index}"
+            config = DeviceConfiguration(name=name, address=address)
+            config.advertising_data = bytes(AdvertisingData([
+                (AdvertisingData.FLAGS, bytes([0x06])),
+                (AdvertisingData.COMPLETE_LOCAL_NAME, name.encode()),
+            ]))
+            device = Device(config=config, host=host)
+            device.on("connection", self.on_connection)
+            self.devices.append(device)
+            role = self.role(index)
+            if role == "peripheral":
+                self.peripherals.append(Peripheral(device, self.args.notify_count))
+            await device.power_on()
+            if role == "peripheral":
+                await self.peripherals[-1].start()
+
+    def role(self, index: int) -> str:
+        roles = self.args.role.split(",")
+        return roles[min(index, len(roles) - 1)]
+
+    def first_central(self) -> Device:
+        for index, device in enumerate(self.devices):
+            if self.role(index) == "central":
+                return device
+        raise RuntimeError("no central device in this lab")
+
+    def on_connection(self, connection) -> None:
+        self.connections[connection.handle] = connection
+        emit("connected", handle=connection.handle,
+             peer=str(connection.peer_address),
+             peer_type=connection.peer_address.address_type)
+
+        def on_disconnection(reason):
+            self.connections.pop(connection.handle, None)
+            emit("disconnected", handle=connection.handle, reason=reason)
+
+        def on_update():
+            p = connection.parameters
+            emit("parameters", handle=connection.handle,
+                 interval=p.connection_interval, latency=p.peripheral_latency,
+                 timeout=p.supervision_timeout)
+
+        def on_update_failure(error):
+            emit("parameters_failure", handle=connection.handle, error=str(error))
+
+        connection.on("disconnection", on_disconnection)
+        connection.on("connection_parameters_update", on_update)
+        connection.on("connection_parameters_update_failure", on_update_failure)
+        connection.on("connection_att_mtu_update",
+                      lambda: emit("mtu", handle=connection.handle, mtu=connection.att_mtu))
+
+    def any_connection(self):
+        if not self.connections:
+            raise RuntimeError("no connection")
+        return next(iter(self.connections.values()))
+
+    async def run_command(self, words: list[str]) -> dict:
+        """Runs one stdin command and returns its result fields."""
+        name = words[0]
+        if name == "disconnect":
+            reason = int(words[1], 0) if len(words) > 1 else 0x13
+            await self.any_connection().disconnect(reason)
+            return {}
+        if name == "update-params":
+            # Interval in ms, latency, timeout in ms; sent over L2CAP LE signaling
+            # because Bumble is the peripheral here.
+            interval_min, interval_max, latency, timeout = (float(w) for w in words[1:5])
+            try:
+                await asyncio.wait_for(self.any_connection().update_parameters(
+                    interval_min, interval_max, int(latency), timeout, use_l2cap=True), 5)
+                return {"accepted": True}
+            except Exception as error:  # the answer is what we report
+                return {"accepted": False, "error": repr(error)}
+        if name == "open-coc":
+            psm = int(words[1], 0) if len(words) > 1 else 0x0080
+            try:
+                await asyncio.wait_for(self.any_connection().create_l2cap_channel(
+                    l2cap.LeCreditBasedChannelSpec(psm=psm)), 5)
+                return {"opened": True}
+            except Exception as error:
+                return {"opened": False, "error": repr(error)}
+        if name == "pair":
+            try:
+                await asyncio.wait_for(self.any_connection().pair(), 10)
+                return {"paired": True}
+            except Exception as error:
+                return {"paired": False, "error": repr(error),
+                        "reason": getattr(error, "error_code", None)}
+        if name == "connect":
+            address = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS
+                                  if (len(words) < 3 or words[2] == "random")
+                                  else hci.Address.PUBLIC_DEVICE_ADDRESS)
+            connection = await asyncio.wait_for(self.first_central().connect(
+                address, own_address_type=hci.OwnAddressType.RANDOM), 10)
+            return {"handle": connection.handle}
+        if name == "exchange-mtu":
+            mtu = await asyncio.wait_for(
+                self.any_connection().gatt_client.request_mtu(int(words[1])), 5)
+            return {"mtu": mtu}
+        if name == "judge":
+            # An address (random), or a name to scan for: our peripheral's address is
+            # chosen at random by the host under test.
+            try:
+                target = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS)
+            except Exception:
+                target = words[1]
+            return await Judge(self.first_central(), self.args.notify_count).run(target)
+        if name in ("bench-read", "bench-write"):
+            return await self.bench(name, [int(w, 0) for w in words[1:]])
+        raise RuntimeError(f"unknown command {name}")
+
+    async def bench(self, name: str, numbers: list[int]) -> dict:
+        """Bumble's own figures for the same work our host is measured on: device 1 is a
+        Bumble GATT client of device 0, on the same emulated link, in the same run."""
+        if len(self.devices) < 2:
+            raise RuntimeError("bench needs --devices 2")
+        client_device, server_device = self.devices[1], self.devices[0]
+        if not getattr(self, "bench_connection", None):
+            # Legacy advertising stopped when our host connected; start it again.
+            if not server_device.is_advertising:
+                await self.peripherals[0].start()
+            self.bench_connection = await asyncio.wait_for(client_device.connect(
+                server_device.random_address, own_address_type=hci.OwnAddressType.RANDOM), 10)
+            await self.bench_connection.gatt_client.request_mtu(247)
+        client = self.bench_connection.gatt_client
+        if name == "bench-read":
+            handle, count = numbers[0], numbers[1]
+            samples = []
+            for _ in range(count):
+                start = time.perf_counter_ns()
+                await client.read_value(handle, no_long_read=True)
+                samples.append((time.perf_counter_ns() - start) / 1000)
+            samples.sort()
+            return {"count": count, "median_us": samples[len(samples) // 2],
+                    "p99_us": samples[min(len(samples) - 1, (len(samples) * 99) // 100)]}
+        handle, count, size = numbers[0], numbers[1], numbers[2]
+        payload = bytes(size)
+        start = time.perf_counter_ns()
+        for _ in range(count):
+            await client.write_value(handle, payload, with_response=False)
+        # ATT handles PDUs in order: the read's answer means every write was processed.
+        await client.read_value(handle, no_long_read=True)
+        seconds = (time.perf_counter_ns() - start) / 1e9
+        return {"count": count, "size": size, "seconds": seconds,
+                "bytes_per_second": count * size / seconds, "writes_per_second": count / seconds}
+
+    async def serve_commands(self) -> None:
+        reader = asyncio.StreamReader()
+        await asyncio.get_running_loop().connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+        while True:
+            line = await reader.readline()
+            if not line:
+                return  # stdin closed: the test is gone, so are we.
+            words = line.decode().split()
+            if not words:
+                continue
+            if words[0] == "quit":
+                return
+            try:
+                emit("result", command=words[0], ok=True, **(await self.run_command(words)))
+            except Exception as error:
+                emit("result", command=words[0], ok=False, error=repr(error))
+
+    async def run(self) -> None:
+        await self.open_host_controllers()
+        await self.open_devices()
+        emit("ready", ports=self.ports, devices=[
+            {"name": d.name, "address": str(d.random_address).split("/")[0],
+             "address_type": "random"} for d in self.devices],
+             handles=[p.handles() for p in self.peripherals])
+        try:
+            await asyncio.wait_for(self.serve_commands(), self.args.lifetime)
+        except asyncio.TimeoutError:
+            emit("lifetime_expired")
+        finally:
+            for f in self.snoop_files:
+                f.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--role", default="peripheral",
+                        help="peripheral, central or none; a comma list gives one role per device")
+    parser.add_argument("--host-controllers", type=int, default=1)
+    parser.add_argument("--devices", type=int, default=1)
+    parser.add_argument("--name-prefix", default="AttuneBumble")
+    parser.add_argument("--notify-count", type=int, default=3)
+    parser.add_argument("--snoop-dir")
+    parser.add_argument("--lifetime", type=float, default=60.0)
+    args = parser.parse_args()
+    # SIGTERM must still close the snoop files, which Bumble does not flush per packet.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        asyncio.run(Lab(args).run())
+    except SystemExit:
+        pass
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,195 @@
+import Foundation
+import HCI
+import Synchronization
+import class Transport.UserlandHost
+
+/// Attune's own userland host (``UserlandHost``: HCI and L2CAP over an H4 stream or the
+/// HCI user channel) as the managers' controller backend.
+///
+/// The host initialises in the background: the status is `unknown` until the controller
+/// answered the initialisation sequence, then `poweredOn`; a stream that cannot be opened
+/// or a controller that fails makes it `unsupported` with the reason.
+final class UserlandController: ControllerBackend {
+    let address: BluetoothAddress
+    var addressType: BluetoothAddressType { .random }
+
+    private struct State: ~Copyable {
+        var status = ManagerStatus(state: .unknown)
+        var statusSinks: [AsyncStream<ManagerStatus>.Continuation] = []
+        var scanners: [Int: @Sendable (Advertisement) -> Void] = [:]
+        var nextToken = 1
+        var acceptor: (@Sendable (any ATTLink) -> Void)?
+    }
+
+    private let host: UserlandHost?
+    private let state: Mutex<State>
+
+    /// - Parameter endpoint: `tcp:HOST:PORT`, `unix:PATH`, `serial:PATH` or `user:hciN`.
+    init(endpoint text: String) {
+        // A static random address (two top bits set), new per controller: emulated
+        // controllers route on it, and it needs no public address from the controller.
+        var bytes = (0..<6).map { _ in UInt8.random(in: 0...255) }
+        bytes[0] |= 0xC0
+        address = BluetoothAddress(bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5])
+        var opened: UserlandHost?
+        var failure: String?
+        do {
+            opened = try UserlandHost(endpoint: try .init(parsing: text),
+                                      configuration: HostConfiguration(randomAddress: address),
+                                      routesATTToChannels: true)
+        } catch {
+            failure = "\(error)"
+        }
+        host = opened
+        state = Mutex(State())
+        if let failure {
+            state.withLock { $0.status = ManagerStatus(cause: .transportUnreachable(failure)) }
+        }
+        if let opened {
+            Task { [self] in await run(opened) }
+        }
+    }
+
+    deinit { host?.close() }
+
+    private func run(_ host: UserlandHost) async {
+        do {
+            _ = try await host.start()
+            update(.poweredOn)
+        } catch {
+            update(ManagerStatus(cause: .controllerFailed(error.description)))
+            return
+        }
+        for await event in host.events {
+            switch event {
+            case .advertisingReport(let report):
+                let advertisement = Advertisement(
+                    address: report.address, addressType: BluetoothAddressType(rawValue: report.addressType),
+                    rssi: report.rssi == 127 ? nil : Int(report.rssi), data: AdvertisingData(decoding: report.data[...]),
+                    isConnectable: report.isConnectable, isScannable: report.eventType & 0x0002 != 0,
+                    isScanResponse: report.isScanResponse)
+                for scanner in state.withLock({ Array($0.scanners.values) }) { scanner(advertisement) }
+            case .connected(let info) where info.role == .peripheral:
+                if let accept = state.withLock({ $0.acceptor }), let channel = host.attChannel(for: info.handle) {
+                    accept(UserlandLink(channel: channel))
+                }
+            default:
+                break
+            }
+        }
+        update(ManagerStatus(cause: .controllerFailed(host.stopReason?.description ?? "the userland host stopped")))
+    }
+
+    private func update(_ status: ManagerStatus) {
+        let sinks = state.withLock { state -> [AsyncStream<ManagerStatus>.Continuation] in
+            state.status = status
+            return state.statusSinks
+        }
+        for sink in sinks { sink.yield(status) }
+    }
+
+    var status: ManagerStatus { state.withLock { $0.status } }
+
+    func statusUpdates() -> AsyncStream<ManagerStatus> {
+        let (stream, sink) = AsyncStream.makeStream(of: ManagerStatus.self)
+        state.withLock { $0.statusSinks.append(sink) }
+        return stream
+    }
+
+    /// The host, when it is ready for work.
+    private func readyHost() throws(AttuneError) -> UserlandHost {
+        let status = self.status
+        guard let host, status.state == .poweredOn else {
+            throw .unavailable(status.cause ?? .controllerFailed("the controller is still initialising"))
+        }
+        return host
+    }
+
+    func startScanning(_ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int {
+        let host = try readyHost()
+        let (token, first) = state.withLock { state -> (Int, Bool) in
+            let token = state.nextToken
+            state.nextToken += 1
+            state.scanners[token] = report
+            return (token, state.scanners.count == 1)
+        }
+        if first { host.submit(.startScanning(ScanConfiguration())) }
+        return token
+    }
+
+    func stopScanning(_ token: Int) {
+        let last = state.withLock { state -> Bool in
+            guard state.scanners.removeValue(forKey: token) != nil else { return false }
+            return state.scanners.isEmpty
+        }
+        if last { host?.submit(.stopScanning) }
+    }
+
+    func connect(to address: BluetoothAddress, type: BluetoothAddressType) async throws(AttuneError) -> any ATTLink {
+        let host = try readyHost()
+        // The managers bound the attempt themselves and cancel the task; the host's own
+        // timeout is only a backstop.
+        let result = await withTaskCancellationHandler {
+            do throws(HostError) {
+                return Result<HostCompletion, HostError>.success(try await host.perform(.connect(
+                    peer: address, peerAddressType: type.rawValue, parameters: ConnectionParameters(),
+                    timeout: .seconds(3600))))
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            host.submit(.cancelConnect)
+        }
+        switch result {
+        case .success(.connected(let info)):
+            guard let channel = host.attChannel(for: info.handle) else {
+                throw .connectionFailed(.transport("the link went down as it came up"))
+            }
+            return UserlandLink(channel: channel)
+        case .success(let other):
+            throw .protocolError("connect completed with \(other)")
+        case .failure(.connectionCancelled):
+            throw .cancelled
+        case .failure(.connectionTimedOut):
+            throw .connectionTimeout
+        case .failure(.connectionFailed(let status)), .failure(.commandFailed(_, let status)):
+            throw .connectionFailed(.hci(status))
+        case .failure(let error):
+            throw .connectionFailed(.transport(error.description))
+        }
+    }
+
+    func startAdvertising(_ parameters: AdvertisingParameters,
+                          accept: @escaping @Sendable (any ATTLink) -> Void) throws(AttuneError) {
+        let host = try readyHost()
+        let (data, scanResponse) = Self.split(parameters.advertisingData)
+        state.withLock { $0.acceptor = accept }
+        host.submit(.startAdvertising(AdvertisingConfiguration(
+            data: data, scanResponse: scanResponse, connectable: parameters.isConnectable)))
+    }
+
+    func stopAdvertising() {
+        state.withLock { $0.acceptor = nil }
+        host?.submit(.stopAdvertising)
+    }
+
+    /// Legacy advertising carries 31 bytes, and so does the scan response: whole AD
+    /// structures fill the advertisement first, the rest go to the scan response, and
+    /// what fits in neither is left out.
+    static func split(_ structures: [UInt8]) -> ([UInt8], [UInt8]) {
+        var data: [UInt8] = [], response: [UInt8] = []
+        var index = 0
+        while index < structures.count {
+            let length = Int(structures[index]) + 1
+            let end = min(structures.count, index + length)
+            let structure = Array(structures[index..<end])
+            if data.count + structure.count <= 31 {
+                data += structure
+            } else if response.count + structure.count <= 31 {
+                response += structure
+            }
+            index = end
+        }
+        return (data, response)
+    }
+}

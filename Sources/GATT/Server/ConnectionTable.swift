@@ -1,0 +1,55 @@
+/// The server's connected clients: a dense array searched by id, so the per-request path
+/// neither hashes nor copies a client's state (states are modified in place by slot).
+struct ConnectionTable: Sendable {
+    private(set) var ids: [ConnectionID] = []
+    private var states: [ServerConnectionState] = []
+
+    /// The slot of `id`; connections are few, and a linear scan beats hashing for them.
+    @inline(__always)
+    func slot(of id: ConnectionID) -> Int? {
+        var i = 0
+        while i < ids.count {
+            if ids[i] == id { return i }
+            i &+= 1
+        }
+        return nil
+    }
+
+    /// In-place access by slot.
+    subscript(slot slot: Int) -> ServerConnectionState {
+        _read { yield states[slot] }
+        _modify { yield &states[slot] }
+    }
+
+    /// Dictionary-like access for the paths that are not hot; setting nil removes.
+    subscript(id: ConnectionID) -> ServerConnectionState? {
+        get { slot(of: id).map { states[$0] } }
+        set {
+            if let s = slot(of: id) {
+                if let newValue { states[s] = newValue } else { _ = removeValue(forKey: id) }
+            } else if let newValue {
+                ids.append(id)
+                states.append(newValue)
+            }
+        }
+    }
+
+    @discardableResult
+    mutating func removeValue(forKey id: ConnectionID) -> ServerConnectionState? {
+        guard let s = slot(of: id) else { return nil }
+        ids.remove(at: s)
+        return states.remove(at: s)
+    }
+
+    var keys: [ConnectionID] { ids }
+    var values: [ServerConnectionState] { states }
+
+    func first(where predicate: (ConnectionID, ServerConnectionState) -> Bool) -> ConnectionID? {
+        for i in ids.indices where predicate(ids[i], states[i]) { return ids[i] }
+        return nil
+    }
+
+    func compactMap<T>(_ transform: (ConnectionID, ServerConnectionState) -> T?) -> [T] {
+        ids.indices.compactMap { transform(ids[$0], states[$0]) }
+    }
+}

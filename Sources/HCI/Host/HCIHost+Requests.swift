@@ -1,0 +1,126 @@
+extension HCIHost {
+    var usesExtendedCommands: Bool { controller?.usesExtendedCommands ?? false }
+
+    mutating func start(_ request: HostRequest, id: HostRequestID, at now: ContinuousClock.Instant) {
+        let own = configuration.ownAddressType
+        switch request {
+        case .startScanning(let scan):
+            if usesExtendedCommands {
+                let phy = LESetExtendedScanParameters.PHYParameters(
+                    scanType: scan.active ? 1 : 0, scanInterval: scan.interval, scanWindow: scan.window)
+                commands.enqueue(LESetExtendedScanParameters(ownAddressType: own, le1M: phy), .request(id, last: false))
+                commands.enqueue(LESetExtendedScanEnable(enable: true, filterDuplicates: scan.filterDuplicates ? 1 : 0),
+                                 .request(id, last: true))
+            } else {
+                commands.enqueue(LESetScanParameters(scanType: scan.active ? 1 : 0, scanInterval: scan.interval,
+                                                     scanWindow: scan.window, ownAddressType: own),
+                                 .request(id, last: false))
+                commands.enqueue(LESetScanEnable(enable: true, filterDuplicates: scan.filterDuplicates),
+                                 .request(id, last: true))
+            }
+        case .stopScanning:
+            extendedReports.reset()
+            if usesExtendedCommands {
+                commands.enqueue(LESetExtendedScanEnable(enable: false), .request(id, last: true))
+            } else {
+                commands.enqueue(LESetScanEnable(enable: false), .request(id, last: true))
+            }
+        case .startAdvertising(let advertising):
+            startAdvertising(advertising, id: id)
+        case .stopAdvertising:
+            if usesExtendedCommands {
+                commands.enqueue(LESetExtendedAdvertisingEnable(enable: false, sets: []), .request(id, last: true))
+            } else {
+                commands.enqueue(LESetAdvertisingEnable(enable: false), .request(id, last: true))
+            }
+        case .connect(let peer, let peerAddressType, let parameters, let timeout):
+            guard pendingConnection == nil else {
+                complete(id, .failure(.busy("a connection is already being initiated")))
+                return
+            }
+            if usesExtendedCommands {
+                commands.enqueue(LEExtendedCreateConnection(
+                    ownAddressType: own, peerAddressType: peerAddressType, peerAddress: peer,
+                    le1M: .init(connection: parameters)), .connect(id))
+            } else {
+                commands.enqueue(LECreateConnection(peerAddressType: peerAddressType, peerAddress: peer,
+                                                    ownAddressType: own, parameters: parameters), .connect(id))
+            }
+            pendingConnection = PendingConnection(id: id, deadline: now + timeout, ownAddressType: own)
+        case .cancelConnect:
+            guard var pending = pendingConnection, pending.cancellation == nil else {
+                complete(id, .failure(.invalidRequest("no connection is being initiated")))
+                return
+            }
+            pending.cancellation = .connectionCancelled
+            pendingConnection = pending
+            commands.enqueue(LECreateConnectionCancel(), .cancelConnect(id))
+        case .disconnect(let handle, let reason):
+            guard let connection = connections[handle] else {
+                complete(id, .failure(.unknownConnection(handle)))
+                return
+            }
+            guard connection.pendingDisconnect == nil else {
+                complete(id, .failure(.busy("connection 0x\(String(handle, radix: 16)) is already disconnecting")))
+                return
+            }
+            connections[handle]?.pendingDisconnect = id
+            commands.enqueue(Disconnect(connectionHandle: handle, reason: reason), .disconnect(id, handle: handle))
+        case .sendL2CAP(let handle, let channel, let payload):
+            guard connections[handle] != nil else {
+                complete(id, .failure(.unknownConnection(handle)))
+                return
+            }
+            guard payload.count <= 0xFFFF else {
+                complete(id, .failure(.invalidRequest("L2CAP payload of \(payload.count) bytes exceeds 65535")))
+                return
+            }
+            let frame = L2CAPFragmenter.basicFrame(channel: channel, payload: payload)
+            let packets = L2CAPFragmenter.fragments(handle: handle, frame: frame, maximumFragmentLength: acl.packetLength)
+            guard acl.queuedCount(on: handle) + packets.count <= configuration.maximumQueuedACLPackets else {
+                complete(id, .failure(.busy("connection 0x\(String(handle, radix: 16)) has \(acl.queuedCount(on: handle)) ACL packets waiting for controller buffers")))
+                return
+            }
+            acl.enqueue(handle, packets)
+            complete(id, .success(.done))
+        case .rawCommand(let opcode, let parameters):
+            guard parameters.count <= 255 else {
+                complete(id, .failure(.invalidRequest("command parameters exceed 255 bytes")))
+                return
+            }
+            commands.enqueueRaw(opcode: opcode, parameters: parameters, .rawCommand(id))
+        }
+    }
+
+    mutating func startAdvertising(_ advertising: AdvertisingConfiguration, id: HostRequestID) {
+        let own = configuration.ownAddressType
+        guard let data = LESetAdvertisingData(data: advertising.data),
+              let scanResponse = LESetScanResponseData(data: advertising.scanResponse) else {
+            complete(id, .failure(.invalidRequest("advertising data and scan response must each fit 31 bytes")))
+            return
+        }
+        if usesExtendedCommands {
+            let properties: LESetExtendedAdvertisingParameters.EventProperties =
+                advertising.connectable ? [.connectable, .scannable, .legacy] : [.scannable, .legacy]
+            commands.enqueue(LESetExtendedAdvertisingParameters(
+                properties: properties, primaryIntervalMin: UInt32(advertising.interval),
+                primaryIntervalMax: UInt32(advertising.interval), ownAddressType: own), .request(id, last: false))
+            if let address = configuration.randomAddress {
+                // Advertising sets do not use the address from LE Set Random Address.
+                commands.enqueue(LESetAdvertisingSetRandomAddress(advertisingHandle: 0, address: address),
+                                 .request(id, last: false))
+            }
+            commands.enqueue(LESetExtendedAdvertisingData(data: advertising.data)!, .request(id, last: false))
+            commands.enqueue(LESetExtendedScanResponseData(data: advertising.scanResponse)!, .request(id, last: false))
+            commands.enqueue(LESetExtendedAdvertisingEnable(enable: true, sets: [.init(advertisingHandle: 0)]),
+                             .request(id, last: true))
+        } else {
+            commands.enqueue(LESetAdvertisingParameters(
+                intervalMin: advertising.interval, intervalMax: advertising.interval,
+                advertisingType: advertising.connectable ? 0x00 : 0x02, ownAddressType: own), .request(id, last: false))
+            commands.enqueue(data, .request(id, last: false))
+            commands.enqueue(scanResponse, .request(id, last: false))
+            commands.enqueue(LESetAdvertisingEnable(enable: true), .request(id, last: true))
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/// The host's record of one live LE connection.
+struct HostConnection: Sendable {
+    var info: ConnectionInfo
+    /// The disconnect request waiting for Disconnection Complete.
+    var pendingDisconnect: HostRequestID?
+}

@@ -1,0 +1,19 @@
+/// What the application asks the host to do. Each request finishes with exactly one
+/// `HostAction.complete` carrying its ``HostRequestID``.
+public enum HostRequest: Hashable, Sendable {
+    case startScanning(ScanConfiguration)
+    case stopScanning
+    case startAdvertising(AdvertisingConfiguration)
+    case stopAdvertising
+    /// Initiates a connection; fails with ``HostError/connectionTimedOut`` after `timeout`.
+    case connect(peer: BluetoothAddress, peerAddressType: UInt8, parameters: ConnectionParameters, timeout: Duration)
+    /// Cancels the pending `connect`, which then fails with ``HostError/connectionCancelled``.
+    case cancelConnect
+    /// Completes with the reason from Disconnection Complete.
+    case disconnect(handle: UInt16, reason: UInt8)
+    /// Sends an L2CAP basic frame payload on a channel of a connection. Completes once
+    /// queued; fragmentation and flow control happen inside the host.
+    case sendL2CAP(handle: UInt16, channel: L2CAPChannelID, payload: [UInt8])
+    /// Sends any HCI command and completes with its return parameters.
+    case rawCommand(opcode: HCIOpcode, parameters: [UInt8])
+}

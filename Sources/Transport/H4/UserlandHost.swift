@@ -1,0 +1,311 @@
+import Foundation
+import HCI
+import Synchronization
+
+/// Runs the sans-I/O ``HCIHost`` over an ``H4Stream``: the thin I/O edge of the userland
+/// host. One thread reads the stream and drives time; requests may come from any task.
+///
+/// When the stream closes, fails or stops being framable, every connection ends with
+/// ``HostEvent/connectionEnded(handle:error:)``, every request fails with the same
+/// ``HostError/transportClosed(_:)``, and ``events`` finishes.
+public final class UserlandHost: Sendable {
+    /// Events from the host, in order. Finishes when the host stops.
+    public let events: AsyncStream<HostEvent>
+    public let endpoint: H4Endpoint
+
+    private struct State: ~Copyable {
+        var host: HCIHost
+        var decoder = H4StreamDecoder()
+        var nextID: UInt64 = 1
+        var waiters: [HostRequestID: CheckedContinuation<Result<HostCompletion, HostError>, Never>] = [:]
+        var readyWaiter: CheckedContinuation<Result<ControllerInfo, HostError>, Never>?
+        var started = false
+        var stopped: HostError?
+        var nextDeadline: ContinuousClock.Instant?
+        /// Per-connection ATT channels, when ATT is routed to them.
+        var channels: [UInt16: UserlandATTChannel] = [:]
+        var channelSinks: [UInt16: AsyncStream<UserlandATTChannel.Event>.Continuation] = [:]
+        var sendWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
+    }
+
+    private let stream: H4Stream
+    private let recorder: (any H4PacketRecorder)?
+    private let eventSink: AsyncStream<HostEvent>.Continuation
+    private let state: Mutex<State>
+    private let readerDone = Mutex<Bool>(false)
+    /// True when ATT PDUs go to ``UserlandATTChannel``s instead of ``events``.
+    public let routesATTToChannels: Bool
+
+    /// Opens the endpoint. Nothing is sent until ``start()``.
+    /// - Parameter routesATTToChannels: deliver ATT PDUs through a ``UserlandATTChannel``
+    ///   per connection (for GATT engines) instead of as ``HostEvent/attributeData(handle:pdu:)``.
+    public init(endpoint: H4Endpoint, configuration: HostConfiguration = HostConfiguration(),
+                recorder: (any H4PacketRecorder)? = nil, routesATTToChannels: Bool = false) throws(H4Stream.Failure) {
+        self.endpoint = endpoint
+        self.routesATTToChannels = routesATTToChannels
+        self.stream = try H4Stream.open(endpoint)
+        self.recorder = recorder
+        (events, eventSink) = AsyncStream.makeStream(of: HostEvent.self, bufferingPolicy: .unbounded)
+        state = Mutex(State(host: HCIHost(configuration: configuration)))
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Runs the initialisation sequence and returns what it learnt about the controller.
+    public func start() async throws(HostError) -> ControllerInfo {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ControllerInfo, HostError>, Never>) in
+            let startReader = state.withLock { state -> Bool in
+                if let error = state.stopped {
+                    continuation.resume(returning: .failure(error))
+                    return false
+                }
+                guard !state.started else {
+                    continuation.resume(returning: .failure(.busy("start() was already called")))
+                    return false
+                }
+                state.started = true
+                state.readyWaiter = continuation
+                execute(state.host.start(at: .now), &state)
+                return true
+            }
+            if startReader {
+                Thread.detachNewThread { [self] in readLoop() }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Carries out a request and waits for its completion.
+    public func perform(_ request: HostRequest) async throws(HostError) -> HostCompletion {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<HostCompletion, HostError>, Never>) in
+            state.withLock { state in
+                if let error = state.stopped {
+                    continuation.resume(returning: .failure(error))
+                    return
+                }
+                let id = HostRequestID(state.nextID)
+                state.nextID += 1
+                state.waiters[id] = continuation
+                execute(state.host.perform(request, id: id, at: .now), &state)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Sends an ATT PDU on the ATT fixed channel of a connection.
+    public func sendATT(_ pdu: [UInt8], on handle: UInt16) async throws(HostError) {
+        _ = try await perform(.sendL2CAP(handle: handle, channel: .attribute, payload: pdu))
+    }
+
+    /// The ATT channel of a live connection, when ATT is routed to channels.
+    public func attChannel(for handle: UInt16) -> UserlandATTChannel? {
+        state.withLock { $0.channels[handle] }
+    }
+
+    /// Starts a request without waiting for it; its completion is dropped. Requests
+    /// submitted from one thread reach the controller in order.
+    public func submit(_ request: HostRequest) {
+        state.withLock { state in
+            guard state.stopped == nil else { return }
+            let id = HostRequestID(state.nextID)
+            state.nextID += 1
+            execute(state.host.perform(request, id: id, at: .now), &state)
+        }
+    }
+
+    /// Queues an L2CAP payload without waiting; dropped if the link is gone.
+    func enqueueL2CAP(handle: UInt16, channel: L2CAPChannelID, payload: [UInt8]) {
+        state.withLock { state in
+            guard state.stopped == nil else { return }
+            let id = HostRequestID(state.nextID)
+            state.nextID += 1
+            execute(state.host.perform(.sendL2CAP(handle: handle, channel: channel, payload: payload), id: id, at: .now), &state)
+        }
+    }
+
+    /// Asks for a disconnection without waiting for it.
+    func requestDisconnect(handle: UInt16) {
+        state.withLock { state in
+            guard state.stopped == nil, state.host.connection(handle) != nil else { return }
+            let id = HostRequestID(state.nextID)
+            state.nextID += 1
+            execute(state.host.perform(.disconnect(handle: handle, reason: 0x13), id: id, at: .now), &state)
+        }
+    }
+
+    /// True when nothing of this connection waits for controller buffers.
+    public func canSend(on handle: UInt16) -> Bool {
+        state.withLock { $0.host.connection(handle) != nil && $0.host.queuedACLPacketCount(on: handle) == 0 }
+    }
+
+    /// Returns once ``canSend(on:)`` is true, or the connection is gone: pace bulk sends on it.
+    public func sendReady(on handle: UInt16) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            state.withLock { state in
+                if state.host.connection(handle) == nil || state.host.queuedACLPacketCount(on: handle) == 0 {
+                    continuation.resume()
+                } else {
+                    state.sendWaiters[handle, default: []].append(continuation)
+                }
+            }
+        }
+    }
+
+    /// The live connections.
+    public var connectionHandles: [UInt16] { state.withLock { $0.host.connectionHandles } }
+
+    /// Why the host stopped, or nil while it runs.
+    public var stopReason: HostError? { state.withLock { $0.stopped } }
+
+    /// Stops the host and closes the stream. Safe to call more than once.
+    public func close() {
+        let wasRunning = state.withLock { state -> Bool in
+            guard state.stopped == nil else { return false }
+            execute(state.host.transportClosed("closed by the application", at: .now), &state)
+            return true
+        }
+        stream.shutdownBoth()
+        if wasRunning && !state.withLock({ $0.started }) {
+            // No reader thread exists to release the descriptor and finish the events.
+            stream.close()
+            recorder?.finish()
+            finishStream()
+        }
+    }
+
+    // MARK: - The I/O thread
+
+    private func readLoop() {
+        while true {
+            let (stopped, deadline) = state.withLock { ($0.stopped != nil, $0.nextDeadline) }
+            if stopped { break }
+            // Wake at the next deadline, and at least every 50 ms for deadlines set by other threads.
+            var timeout: Int32 = 50
+            if let deadline {
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+                timeout = Int32(max(0, min(50, milliseconds)))
+            }
+            let bytes: [UInt8]?
+            do {
+                bytes = try stream.read(timeoutMilliseconds: timeout)
+            } catch {
+                transportFailed("read from \(endpoint) failed: \(error)")
+                break
+            }
+            // Deadlines are checked on every pass, not only when the stream is quiet: a
+            // controller that keeps talking (a busy scan) must not starve the timeouts.
+            state.withLock { state in
+                if let deadline = state.nextDeadline, deadline <= .now {
+                    state.nextDeadline = nil
+                    execute(state.host.tick(at: .now), &state)
+                }
+            }
+            guard let bytes else { continue }
+            if bytes.isEmpty {
+                let pending = state.withLock { $0.decoder.pendingByteCount }
+                transportFailed(pending == 0
+                    ? "\(endpoint) closed the stream"
+                    : "\(endpoint) closed the stream in the middle of a packet (\(pending) bytes of it received)")
+                break
+            }
+            state.withLock { state in
+                state.decoder.append(bytes)
+                while state.stopped == nil {
+                    let packet: [UInt8]?
+                    do throws(H4StreamDecoder.Failure) {
+                        packet = try state.decoder.nextPacket()
+                    } catch {
+                        execute(state.host.transportClosed(error.description, at: .now), &state)
+                        break
+                    }
+                    guard let packet else { break }
+                    recorder?.record(packet, fromHost: false)
+                    execute(state.host.receive(packet, at: .now), &state)
+                }
+            }
+        }
+        stream.close()
+        recorder?.finish()
+        finishStream()
+    }
+
+    private func transportFailed(_ reason: String) {
+        state.withLock { state in
+            execute(state.host.transportClosed(reason, at: .now), &state)
+        }
+    }
+
+    private func finishStream() {
+        let first = readerDone.withLock { done -> Bool in
+            defer { done = true }
+            return !done
+        }
+        if first { eventSink.finish() }
+    }
+
+    /// Carries out the host's actions. Runs under the state lock, so packets leave in the
+    /// order the host produced them whichever thread asked.
+    private func execute(_ actions: [HostAction], _ state: inout State) {
+        for action in actions {
+            switch action {
+            case .send(let packet):
+                recorder?.record(packet, fromHost: true)
+                do {
+                    try stream.write(packet)
+                } catch {
+                    // The stream is gone; the reader sees it too and stops the host.
+                    stream.shutdownBoth()
+                }
+            case .deliver(let event):
+                switch event {
+                case .ready(let info):
+                    state.readyWaiter?.resume(returning: .success(info))
+                    state.readyWaiter = nil
+                case .connected(let info) where routesATTToChannels:
+                    let (stream, sink) = AsyncStream.makeStream(of: UserlandATTChannel.Event.self, bufferingPolicy: .unbounded)
+                    state.channels[info.handle] = UserlandATTChannel(connection: info, events: stream, host: self)
+                    state.channelSinks[info.handle] = sink
+                case .attributeData(let handle, let pdu) where routesATTToChannels:
+                    state.channelSinks[handle]?.yield(.received(pdu))
+                    continue
+                case .disconnected(let handle, let reason):
+                    endChannel(handle, .disconnected(reason), &state)
+                case .connectionEnded(let handle, let error):
+                    endChannel(handle, .ended(error), &state)
+                default:
+                    break
+                }
+                eventSink.yield(event)
+            case .complete(let id, let result):
+                state.waiters.removeValue(forKey: id)?.resume(returning: result)
+            case .schedule(let deadline):
+                state.nextDeadline = deadline
+            case .close(let error):
+                state.stopped = error
+                state.readyWaiter?.resume(returning: .failure(error))
+                state.readyWaiter = nil
+                for (_, waiter) in state.waiters { waiter.resume(returning: .failure(error)) }
+                state.waiters = [:]
+                for handle in Array(state.channelSinks.keys) { endChannel(handle, .ended(error), &state) }
+                stream.shutdownBoth()
+            }
+        }
+        // Wake senders whose connection has drained its queue (or is gone).
+        for handle in Array(state.sendWaiters.keys)
+        where state.host.connection(handle) == nil || state.host.queuedACLPacketCount(on: handle) == 0 {
+            for waiter in state.sendWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
+        }
+    }
+
+    private func endChannel(_ handle: UInt16, _ event: UserlandATTChannel.Event, _ state: inout State) {
+        state.channels[handle] = nil
+        if let sink = state.channelSinks.removeValue(forKey: handle) {
+            sink.yield(event)
+            sink.finish()
+        }
+        for waiter in state.sendWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
+    }
+}

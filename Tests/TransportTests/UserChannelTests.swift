@@ -1,0 +1,78 @@
+import Capture
+import Foundation
+import Testing
+
+/// The HCI user channel (`user:hciN`) in the kernel lab: a QEMU guest with Debian's kernel
+/// and two virtual controllers (btvirt). The kernel's own host advertises on hci0; our
+/// userland host takes hci1 exclusively through HCI_CHANNEL_USER and scans.
+@Suite(.serialized, .enabled(if: UserChannelLab.available, "the kernel lab (Scripts/kernel-lab.sh) cannot run QEMU here"))
+struct UserChannelTests {
+    static let root = InteropLab.repositoryRoot
+    static let labScript = UserChannelLab.script
+
+    static var attuneBinary: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("attune").path
+    }
+
+
+    @Test("user:hci1 initialises, scans and finds the kernel's advertiser on hci0; the capture reads back")
+    func scanOverUserChannel() throws {
+        let binary = Self.attuneBinary
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the tool first: swift build (\(binary))")
+        // The project folder is shared read-write with the guest: script and capture go there.
+        let work = Self.root.appendingPathComponent(".build/user-channel-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let capture = work.appendingPathComponent("user-hci1.btsnoop").path
+        let script = work.appendingPathComponent("guest.sh").path
+        try """
+            #!/bin/bash
+            # hci0 stays with the kernel and advertises; hci1 must be down for the user channel.
+            echo | btmgmt --index 0 name AttuneKernel >/dev/null 2>&1
+            echo | btmgmt --index 0 connectable on >/dev/null 2>&1
+            echo | btmgmt --index 0 advertising on >/dev/null 2>&1
+            echo | btmgmt --index 1 power off >/dev/null 2>&1
+            hciconfig hci1 down
+            exec timeout 30 '\(binary)' scan --controller user:hci1 --seconds 3 --json --snoop '\(capture)'
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [Self.labScript, "/bin/bash", script]
+        process.environment = ProcessInfo.processInfo.environment.merging(["KERNEL_LAB_TIMEOUT": "90"]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "guest output: \(text)")
+        let lines = text.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(lines.contains { $0.contains("\"address_type\": \"public\"") && $0.contains("\"name\": \"AttuneKern") },
+                "advertisers seen: \(lines)")
+
+        var reader = try CaptureReader(path: capture)
+        let first = try #require(try reader.next())
+        #expect(first.packetType == .command && first.direction == .sent && Array(first.payload) == [0x03, 0x0C, 0x00],
+                "the capture starts with our HCI_Reset")
+    }
+}
+
+/// Whether the kernel lab can run here: its script exists and QEMU works (`--check`).
+enum UserChannelLab {
+    static let script = InteropLab.repositoryRoot.appendingPathComponent("Scripts/kernel-lab.sh").path
+
+    static let available: Bool = {
+        let labScript = script
+        guard FileManager.default.isExecutableFile(atPath: "/bin/bash"),
+              FileManager.default.fileExists(atPath: labScript) else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [labScript, "--check"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+}
