@@ -13,7 +13,7 @@ struct CentralContext {
             }
             try TransportOption.requireKernel(for: transport)
             let central = CentralManager(transport: transport)
-            if let cause = central.status.cause { throw .failure(cause.description) }
+            if let cause = await ManagerReadiness.settled({ central.status }).cause { throw .failure(cause.description) }
             return CentralContext(central: central, demo: nil)
         }
         let demo = try await DemoSession.start(snoopPath: arguments.option("snoop"))
@@ -63,7 +63,16 @@ struct CentralContext {
 
     /// Disconnects and stops the demo peripheral.
     func close(_ peripheral: Peripheral?) async throws(CLIError) {
-        if let peripheral { await central.cancelConnection(peripheral) }
+        if let peripheral {
+            await central.cancelConnection(peripheral)
+            // Leave only once the controller reported the disconnection: a process that
+            // exits first leaves the link up in the controller (an H4 dongle or emulator
+            // keeps it across our HCI Reset), and the next command cannot connect.
+            let deadline = ContinuousClock.now + .seconds(6)
+            while await peripheral.state != .disconnected, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
         try await demo?.stop()
     }
 }

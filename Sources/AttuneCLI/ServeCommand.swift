@@ -72,7 +72,7 @@ enum ServeCommand: CLICommand {
         let published: [PublishedService]
         do {
             manager = try PeripheralManager(transport: transport, name: name)
-            if let cause = manager.status.cause { throw CLIError.failure(cause.description) }
+            if let cause = await ManagerReadiness.settled({ manager.status }).cause { throw CLIError.failure(cause.description) }
             published = try await manager.add(contentsOf: definitions)
             try await manager.startAdvertising(localName: name, serviceUUIDs: definitions.filter(\.isPrimary).map(\.uuid))
         } catch let error as CLIError {

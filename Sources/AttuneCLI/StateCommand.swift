@@ -44,7 +44,8 @@ enum StateCommand: CLICommand {
             state = ManagerState.poweredOn.rawValue
         }
         if cause == nil {
-            let status = CentralManager(transport: transport).status
+            let central = CentralManager(transport: transport)
+            let status = await ManagerReadiness.settled({ central.status })
             state = status.state.rawValue
             cause = status.cause?.description
         }
