@@ -51,6 +51,43 @@ struct BumbleCLITests {
         #expect(run.stdoutLines.count == 3)
     }
 
+    /// Bumble's GATT client runs the interop cells against `attune serve` serving the
+    /// interop database (Fixtures/databases/interop.json). The notify and indicate cells
+    /// want values pushed on subscribe and the callback cell an application error: a
+    /// served JSON database does neither, so those three are not expected to pass.
+    @Test(.timeLimit(.minutes(3)))
+    func serveIsJudgedByBumblesClient() throws {
+        let lab = try BumbleLab(role: "central")
+        defer { lab.stop() }
+        let serve = Process()
+        serve.executableURL = AttuneProcess.executable
+        // A short name: with the 128-bit service UUID it still fits the advertisement,
+        // where Bumble's connect-by-name looks for it.
+        serve.arguments = ["serve", "Fixtures/databases/interop.json", "--name", "AS", "--seconds", "60", "--json",
+                           "--transport", lab.transport]
+        serve.currentDirectoryURL = AttuneProcess.packageRoot
+        let events = Pipe()
+        serve.standardOutput = events
+        serve.standardError = FileHandle.nullDevice
+        try serve.run()
+        defer { if serve.isRunning { serve.terminate() } }
+        Thread.sleep(forTimeInterval: 2)
+        let result = try #require(lab.command("judge AS", until: "result", timeout: 90), "no verdict from the judge")
+        let cells = try #require(result["cells"] as? [String: [String: Any]])
+        for name in ["connect", "mtu", "discovery", "read", "long_read", "read_by_uuid", "write", "long_write",
+                     "write_without_response", "disconnect"] {
+            #expect(cells[name]?["ok"] as? Bool == true, "\(name): \(cells[name]?["detail"] ?? "not run")")
+        }
+        serve.terminate()
+        serve.waitUntilExit()
+        let printed = String(decoding: events.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(separator: "\n").compactMap { String($0).jsonObject }
+        #expect(printed.contains { $0["event"] as? String == "read" && $0["value"] as? String == "617474756e652d62792d75756964" },
+                "serve printed the read of \"attune-by-uuid\"")
+        #expect(printed.contains { $0["event"] as? String == "write" && $0["response"] as? Bool == false },
+                "serve printed the write without response")
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func longWriteIsAccepted() throws {
         let lab = try BumbleLab()
@@ -92,30 +129,52 @@ final class BumbleLab {
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
-    init() throws {
+    let output = Pipe()
+    private var pending = Data()
+
+    /// - Parameter role: `peripheral` (the interop database) or `central` (the judge).
+    init(role: String = "peripheral") throws {
         try Self.setUp.get()
         process.executableURL = Self.interop.appendingPathComponent(".venv/bin/python")
-        process.arguments = [Self.interop.appendingPathComponent("lab.py").path, "--lifetime", "90"]
-        let output = Pipe()
+        process.arguments = [Self.interop.appendingPathComponent("lab.py").path, "--role", role, "--lifetime", "90"]
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
         // The first line is `ready`, with the port, the peripheral's address and its handles.
-        var buffer = Data()
-        let deadline = Date().addingTimeInterval(60)
-        while !buffer.contains(0x0A), Date() < deadline, process.isRunning {
-            buffer.append(output.fileHandleForReading.availableData)
-        }
-        let line = String(decoding: buffer.prefix { $0 != 0x0A }, as: UTF8.self)
+        let line = Self.nextLine(output, &pending, timeout: 60) ?? ""
         guard let ready = line.jsonObject, ready["event"] as? String == "ready",
               let port = (ready["ports"] as? [Int])?.first,
-              let address = (ready["devices"] as? [[String: Any]])?.first?["address"] as? String,
-              let handles = (ready["handles"] as? [[String: Int]])?.first else {
+              let address = (ready["devices"] as? [[String: Any]])?.first?["address"] as? String else {
             process.terminate()
             throw Failure(description: "lab.py did not get ready: \(line)")
         }
+        // A judge (central) lab has no database, so no handles.
+        let handles = (ready["handles"] as? [[String: Int]])?.first ?? [:]
         (self.port, self.address, self.handles) = (port, address, handles)
+    }
+
+    /// Sends one stdin command and returns the first JSON line with `event` == `until`.
+    func command(_ text: String, until event: String, timeout: Double) -> [String: Any]? {
+        input.fileHandleForWriting.write(Data((text + "\n").utf8))
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, let line = Self.nextLine(output, &pending, timeout: deadline.timeIntervalSinceNow) {
+            if let object = line.jsonObject, object["event"] as? String == event { return object }
+        }
+        return nil
+    }
+
+    private static func nextLine(_ pipe: Pipe, _ pending: inout Data, timeout: Double) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !pending.contains(0x0A) {
+            guard Date() < deadline else { return nil }
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }   // end of file: the lab is gone
+            pending.append(chunk)
+        }
+        let line = pending.prefix { $0 != 0x0A }
+        pending.removeFirst(line.count + 1)
+        return String(decoding: line, as: UTF8.self)
     }
 
     func stop() {
