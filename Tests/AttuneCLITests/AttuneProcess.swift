@@ -22,8 +22,14 @@ struct AttuneProcess {
     }
 
     /// Runs `attune ARGS`, killing it after `timeout` seconds so a hang fails the test
-    /// instead of stalling the suite.
-    static func run(_ arguments: [String], timeout: Double = 60) throws -> AttuneProcess {
+    /// instead of stalling the suite. The waiting happens on a thread of its own: the
+    /// concurrency pool has a thread per core, and tests blocking it starve the rest of
+    /// the suite.
+    static func run(_ arguments: [String], timeout: Double = 60) async throws -> AttuneProcess {
+        try await offPool { try runBlocking(arguments, timeout: timeout) }
+    }
+
+    static func runBlocking(_ arguments: [String], timeout: Double) throws -> AttuneProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -61,6 +67,14 @@ struct AttuneProcess {
     /// A fresh path in the temporary directory.
     static func temporaryFile(_ suffix: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("attune-\(UUID().uuidString)\(suffix)").path
+    }
+}
+
+/// Runs blocking work (waiting for processes, reading pipes) on a new thread rather than
+/// on the cooperative pool.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }
 }
 

@@ -9,19 +9,19 @@ import Testing
 @Suite("attune over H4 against Bumble", .serialized, .enabled(if: BumbleLab.pythonAvailable, "python3 is missing"))
 struct BumbleCLITests {
     @Test(.timeLimit(.minutes(2)))
-    func stateIsPoweredOn() throws {
-        let lab = try BumbleLab()
+    func stateIsPoweredOn() async throws {
+        let lab = try await BumbleLab.start()
         defer { lab.stop() }
-        let run = try AttuneProcess.run(["state", "--transport", lab.transport], timeout: 30)
+        let run = try await AttuneProcess.run(["state", "--transport", lab.transport], timeout: 30)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stdout == "\(lab.transport): poweredOn\n")
     }
 
     @Test(.timeLimit(.minutes(2)))
-    func discoverFindsBumblesDatabase() throws {
-        let lab = try BumbleLab()
+    func discoverFindsBumblesDatabase() async throws {
+        let lab = try await BumbleLab.start()
         defer { lab.stop() }
-        let run = try AttuneProcess.run(["discover", lab.address, "--random", "--json", "--transport", lab.transport], timeout: 30)
+        let run = try await AttuneProcess.run(["discover", lab.address, "--random", "--json", "--transport", lab.transport], timeout: 30)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let services = try #require(run.stdout.jsonObject?["services"] as? [[String: Any]])
         let values = services.flatMap { ($0["characteristics"] as? [[String: Any]]) ?? [] }.compactMap { $0["value"] as? Int }
@@ -29,11 +29,11 @@ struct BumbleCLITests {
     }
 
     @Test(.timeLimit(.minutes(2)))
-    func longReadMatchesBumblesValue() throws {
-        let lab = try BumbleLab()
+    func longReadMatchesBumblesValue() async throws {
+        let lab = try await BumbleLab.start()
         defer { lab.stop() }
         let handle = try #require(lab.handles["long_read"])
-        let run = try AttuneProcess.run(["read", lab.address, String(format: "0x%04x", handle), "--random", "--json",
+        let run = try await AttuneProcess.run(["read", lab.address, String(format: "0x%04x", handle), "--random", "--json",
                                          "--transport", lab.transport], timeout: 30)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let expected = (0..<300).map { String(format: "%02x", ($0 * 7 + 3) & 0xFF) }.joined()
@@ -41,11 +41,11 @@ struct BumbleCLITests {
     }
 
     @Test(.timeLimit(.minutes(2)))
-    func subscribeReceivesBumblesNotifications() throws {
-        let lab = try BumbleLab()
+    func subscribeReceivesBumblesNotifications() async throws {
+        let lab = try await BumbleLab.start()
         defer { lab.stop() }
         let handle = try #require(lab.handles["notify"])
-        let run = try AttuneProcess.run(["subscribe", lab.address, String(format: "0x%04x", handle), "--count", "3", "--random",
+        let run = try await AttuneProcess.run(["subscribe", lab.address, String(format: "0x%04x", handle), "--count", "3", "--random",
                                          "--transport", lab.transport], timeout: 30)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stdoutLines.count == 3)
@@ -56,44 +56,48 @@ struct BumbleCLITests {
     /// want values pushed on subscribe and the callback cell an application error: a
     /// served JSON database does neither, so those three are not expected to pass.
     @Test(.timeLimit(.minutes(3)))
-    func serveIsJudgedByBumblesClient() throws {
-        let lab = try BumbleLab(role: "central")
+    func serveIsJudgedByBumblesClient() async throws {
+        let lab = try await BumbleLab.start(role: "central")
         defer { lab.stop() }
-        let serve = Process()
-        serve.executableURL = AttuneProcess.executable
-        // A short name: with the 128-bit service UUID it still fits the advertisement,
-        // where Bumble's connect-by-name looks for it.
-        serve.arguments = ["serve", "Fixtures/databases/interop.json", "--name", "AS", "--seconds", "60", "--json",
-                           "--transport", lab.transport]
-        serve.currentDirectoryURL = AttuneProcess.packageRoot
-        let events = Pipe()
-        serve.standardOutput = events
-        serve.standardError = FileHandle.nullDevice
-        try serve.run()
-        defer { if serve.isRunning { serve.terminate() } }
-        Thread.sleep(forTimeInterval: 2)
-        let result = try #require(lab.command("judge AS", until: "result", timeout: 90), "no verdict from the judge")
-        let cells = try #require(result["cells"] as? [String: [String: Any]])
+        let transport = lab.transport
+        let (cells, printed) = try await offPool { () throws -> ([String: Bool], [String]) in
+            let serve = Process()
+            serve.executableURL = AttuneProcess.executable
+            // A short name: with the 128-bit service UUID it still fits the advertisement,
+            // where Bumble's connect-by-name looks for it.
+            serve.arguments = ["serve", "Fixtures/databases/interop.json", "--name", "AS", "--seconds", "60", "--json",
+                               "--transport", transport]
+            serve.currentDirectoryURL = AttuneProcess.packageRoot
+            let events = Pipe()
+            serve.standardOutput = events
+            serve.standardError = FileHandle.nullDevice
+            try serve.run()
+            Thread.sleep(forTimeInterval: 2)
+            let result = lab.command("judge AS", until: "result", timeout: 90)
+            serve.terminate()
+            serve.waitUntilExit()
+            let printed = String(decoding: events.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let cells = (result?["cells"] as? [String: [String: Any]])?.mapValues { $0["ok"] as? Bool == true } ?? [:]
+            return (cells, printed.split(separator: "\n").map(String.init))
+        }
+        #expect(!cells.isEmpty, "no verdict from the judge")
         for name in ["connect", "mtu", "discovery", "read", "long_read", "read_by_uuid", "write", "long_write",
                      "write_without_response", "disconnect"] {
-            #expect(cells[name]?["ok"] as? Bool == true, "\(name): \(cells[name]?["detail"] ?? "not run")")
+            #expect(cells[name] == true, "cell \(name) did not pass")
         }
-        serve.terminate()
-        serve.waitUntilExit()
-        let printed = String(decoding: events.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n").compactMap { String($0).jsonObject }
-        #expect(printed.contains { $0["event"] as? String == "read" && $0["value"] as? String == "617474756e652d62792d75756964" },
+        let lines = printed.compactMap(\.jsonObject)
+        #expect(lines.contains { $0["event"] as? String == "read" && $0["value"] as? String == "617474756e652d62792d75756964" },
                 "serve printed the read of \"attune-by-uuid\"")
-        #expect(printed.contains { $0["event"] as? String == "write" && $0["response"] as? Bool == false },
+        #expect(lines.contains { $0["event"] as? String == "write" && $0["response"] as? Bool == false },
                 "serve printed the write without response")
     }
 
     @Test(.timeLimit(.minutes(2)))
-    func longWriteIsAccepted() throws {
-        let lab = try BumbleLab()
+    func longWriteIsAccepted() async throws {
+        let lab = try await BumbleLab.start()
         defer { lab.stop() }
         let handle = try #require(lab.handles["long_write"])
-        let run = try AttuneProcess.run(["write", lab.address, String(format: "0x%04x", handle), String(repeating: "5a", count: 400),
+        let run = try await AttuneProcess.run(["write", lab.address, String(format: "0x%04x", handle), String(repeating: "5a", count: 400),
                                          "--long", "--random", "--transport", lab.transport], timeout: 30)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stdout.hasPrefix("wrote 400 bytes"))
@@ -101,7 +105,8 @@ struct BumbleCLITests {
 }
 
 /// One run of Scripts/interop/lab.py, until ``stop()`` closes its stdin.
-final class BumbleLab {
+/// Used by one test at a time; the blocking parts run off the concurrency pool.
+final class BumbleLab: @unchecked Sendable {
     let process = Process()
     let input = Pipe()
     let port: Int
@@ -131,6 +136,11 @@ final class BumbleLab {
 
     let output = Pipe()
     private var pending = Data()
+
+    /// Starts a lab without blocking the concurrency pool.
+    static func start(role: String = "peripheral") async throws -> BumbleLab {
+        try await offPool { try BumbleLab(role: role) }
+    }
 
     /// - Parameter role: `peripheral` (the interop database) or `central` (the judge).
     init(role: String = "peripheral") throws {

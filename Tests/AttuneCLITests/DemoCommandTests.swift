@@ -4,8 +4,8 @@ import Testing
 @Suite("attune demo")
 struct DemoCommandTests {
     @Test(.timeLimit(.minutes(2)))
-    func demoCompletesAndVerifiesEverything() throws {
-        let run = try AttuneProcess.run(["demo", "--seconds", "1"])
+    func demoCompletesAndVerifiesEverything() async throws {
+        let run = try await AttuneProcess.run(["demo", "--seconds", "1"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let out = run.stdout
         #expect(out.contains("found \"Attune Demo\" C0:00:00:00:00:01"))
@@ -25,8 +25,8 @@ struct DemoCommandTests {
     }
 
     @Test(.timeLimit(.minutes(2)))
-    func jsonIsOneObjectPerLine() throws {
-        let run = try AttuneProcess.run(["demo", "--seconds", "1", "--json", "--mtu", "23"])
+    func jsonIsOneObjectPerLine() async throws {
+        let run = try await AttuneProcess.run(["demo", "--seconds", "1", "--json", "--mtu", "23"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let events = run.stdoutLines.map { $0.jsonObject }
         #expect(events.allSatisfy { $0 != nil }, "every stdout line is a JSON object")
@@ -41,9 +41,9 @@ struct DemoCommandTests {
         #expect((result["failures"] as? [Any])?.isEmpty == true)
     }
 
-    @Test func badOptionsAreUsageErrors() throws {
+    @Test func badOptionsAreUsageErrors() async throws {
         for arguments in [["demo", "--bogus"], ["demo", "--seconds", "0"], ["demo", "--mtu", "22"], ["demo", "extra"]] {
-            let run = try AttuneProcess.run(arguments)
+            let run = try await AttuneProcess.run(arguments)
             #expect(run.status == 2, "attune \(arguments.joined(separator: " "))")
             #expect(run.stderr.contains("usage: attune demo"))
             #expect(run.stdout.isEmpty)

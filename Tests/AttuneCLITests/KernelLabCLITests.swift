@@ -8,9 +8,9 @@ import Testing
 @Suite("attune in the kernel lab", .serialized, .enabled(if: KernelLabCLI.canRun, "QEMU cannot run here (Scripts/kernel-lab.sh --check)"))
 struct KernelLabCLITests {
     @Test(.timeLimit(.minutes(5)))
-    func commandsOnHci0AgainstServeOnHci1() throws {
+    func commandsOnHci0AgainstServeOnHci1() async throws {
         let root = AttuneProcess.packageRoot.path
-        let run = try KernelLabCLI.run([root + "/Scripts/kernel-lab-cli.sh", AttuneProcess.executable.path])
+        let run = try await KernelLabCLI.runOffPool([root + "/Scripts/kernel-lab-cli.sh", AttuneProcess.executable.path])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         for check in ["state is poweredOn", "scan finds the peripheral", "discover prints the tree", "read returns the value",
@@ -27,6 +27,10 @@ enum KernelLabCLI {
     static var script: String { AttuneProcess.packageRoot.path + "/Scripts/kernel-lab.sh" }
 
     static var canRun: Bool { (try? run(["--check"]).status) == 0 }
+
+    static func runOffPool(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await offPool { try run(arguments) }
+    }
 
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()

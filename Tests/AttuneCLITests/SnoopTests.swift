@@ -8,23 +8,23 @@ struct SnoopTests {
     /// ATT_MTU 300: the 300-byte value needs Read Blob, the 512-byte write two prepares,
     /// and PDUs longer than 247 bytes are cut into several ACL packets.
     @Test(.timeLimit(.minutes(2)))
-    func captureDecodesBackAndTsharkAgrees() throws {
+    func captureDecodesBackAndTsharkAgrees() async throws {
         let file = AttuneProcess.temporaryFile(".btsnoop")
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let demo = try AttuneProcess.run(["demo", "--seconds", "1", "--mtu", "300", "--json", "--snoop", file])
+        let demo = try await AttuneProcess.run(["demo", "--seconds", "1", "--mtu", "300", "--json", "--snoop", file])
         #expect(demo.status == 0, "stderr: \(demo.stderr)")
         let result = try #require(demo.stdoutLines.last?.jsonObject)
         let notifications = try #require(result["notifications"] as? Int)
         let indications = try #require(result["indications"] as? Int)
 
         // Our decoder, through the CLI.
-        let decode = try AttuneProcess.run(["decode", "--json", file])
+        let decode = try await AttuneProcess.run(["decode", "--json", file])
         #expect(decode.status == 0, "stderr: \(decode.stderr)")
         let pdus = decode.stdoutLines.compactMap { $0.jsonObject }
         #expect(pdus.count == decode.stdoutLines.count)
         let opcodes = pdus.compactMap { ($0["att"] as? [String: Any])?["opcode"] as? Int }
         #expect(opcodes.count == pdus.count)
-        let summary = try AttuneProcess.run(["decode", "--summary", "--json", file])
+        let summary = try await AttuneProcess.run(["decode", "--summary", "--json", file])
         let counts = try #require(summary.stdout.jsonObject)
         #expect(counts["att_pdus"] as? Int == pdus.count)
         #expect(counts["malformed_att"] as? Int == 0, "no PDU fails to decode")
@@ -60,22 +60,25 @@ struct SnoopTests {
         #expect(continuing > 0, "PDUs longer than 247 bytes span several ACL packets")
         #expect(acl == opcodes.count + continuing)
 
-        let text = try AttuneProcess.run(["decode", file])
+        let text = try await AttuneProcess.run(["decode", file])
         #expect(text.stdout.contains("connected to C0:00:00:00:00:01 (random) as central"))
         #expect(text.stdout.contains("disconnected, reason"))
 
         // tshark, the independent decoder, sees the same ATT PDUs in the same order.
         let tshark = try #require(["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: FileManager.default.isExecutableFile),
                                   "tshark is not installed (.ci/run and Scripts/setup.sh install it)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tshark)
-        process.arguments = ["-r", file, "-Y", "btatt", "-T", "fields", "-e", "btatt.opcode"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try await offPool { () throws -> Data in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tshark)
+            process.arguments = ["-r", file, "-Y", "btatt", "-T", "fields", "-e", "btatt.opcode"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
         let theirs = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Int($0.dropFirst(2), radix: 16) }
         #expect(theirs == opcodes, "tshark's ATT opcodes equal ours, PDU for PDU")
     }
