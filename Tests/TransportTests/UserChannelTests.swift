@@ -17,7 +17,7 @@ struct UserChannelTests {
 
 
     @Test("user:hci1 initialises, scans and finds the kernel's advertiser on hci0; the capture reads back")
-    func scanOverUserChannel() throws {
+    func scanOverUserChannel() async throws {
         let binary = Self.attuneBinary
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build the tool first: swift build (\(binary))")
         // The project folder is shared read-write with the guest: script and capture go there.
@@ -36,17 +36,24 @@ struct UserChannelTests {
             hciconfig hci1 down
             exec timeout 30 '\(binary)' scan --controller user:hci1 --seconds 3 --json --snoop '\(capture)'
             """.write(toFile: script, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [Self.labScript, "/bin/bash", script]
-        process.environment = ProcessInfo.processInfo.environment.merging(["KERNEL_LAB_TIMEOUT": "90"]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "guest output: \(text)")
+        let labScript = Self.labScript
+        // The lab takes half a minute: wait on a thread of its own, not the concurrency pool's.
+        let (status, text) = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Int32, String), any Error>) in
+            Thread.detachNewThread {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/bash")
+                process.arguments = [labScript, "/bin/bash", script]
+                process.environment = ProcessInfo.processInfo.environment.merging(["KERNEL_LAB_TIMEOUT": "90"]) { $1 }
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = FileHandle.nullDevice
+                do { try process.run() } catch { continuation.resume(throwing: error); return }
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                continuation.resume(returning: (process.terminationStatus, text))
+            }
+        }
+        #expect(status == 0, "guest output: \(text)")
         let lines = text.split(separator: "\n").filter { $0.hasPrefix("{") }
         #expect(lines.contains { $0.contains("\"address_type\": \"public\"") && $0.contains("\"name\": \"AttuneKern") },
                 "advertisers seen: \(lines)")
