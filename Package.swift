@@ -44,6 +44,8 @@ let package = Package(
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "Capture", "Attune"]),
+        // Runs the built `attune` executable (swift test builds every product first).
+        .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI"]),
         .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture"]),
     ],
     swiftLanguageModes: [.v6]

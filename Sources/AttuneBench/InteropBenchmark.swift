@@ -1,5 +1,6 @@
 import Foundation
 import HCI
+import struct HCI.BluetoothAddress
 import Transport
 
 /// `attune-bench --interop tcp:HOST:PORT --peer ADDRESS --read-handle H --write-handle H`

@@ -46,3 +46,14 @@ struct Arguments {
     func flag(_ name: String) -> Bool { flags.contains(name) }
     func option(_ name: String) -> String? { options[name] }
 }
+
+extension Arguments {
+    /// An integer option within `range`, or `fallback` when absent.
+    func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>) throws(CLIError) -> Int {
+        guard let text = option(name) else { return fallback }
+        guard let value = Int(text), range.contains(value) else {
+            throw .usage("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+}

@@ -21,3 +21,16 @@ enum Hex {
         return out
     }
 }
+
+extension Hex {
+    /// "0a 1b 2c": bytes as people read them in a trace.
+    static func spaced(_ bytes: some Collection<UInt8>) -> String {
+        bytes.map { b in
+            let s = String(b, radix: 16)
+            return s.count == 1 ? "0" + s : s
+        }.joined(separator: " ")
+    }
+}
+
+/// "1 byte", "300 bytes".
+func byteCount(_ n: Int) -> String { n == 1 ? "1 byte" : "\(n) bytes" }

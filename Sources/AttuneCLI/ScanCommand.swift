@@ -1,85 +1,107 @@
-import Foundation
-import HCI
-import Transport
+import Attune
 
-/// `attune scan --controller ENDPOINT`: scan through our own userland host on an H4
-/// controller (no kernel Bluetooth needed) and list the advertisers seen.
+/// `attune scan`: advertisements as they arrive.
 enum ScanCommand: CLICommand {
     static let name = "scan"
-    static let summary = "scan for LE advertisers through the userland host on an H4 controller"
+    static let summary = "scan for LE advertisements"
     static let usage = """
-        usage: attune scan --controller ENDPOINT [--seconds N] [--snoop FILE]
+        usage: attune scan [--services UUID,...] [--duplicates] [--timeout S] [--transport T] [--json]
+               attune scan --controller ENDPOINT [--seconds N] [--snoop FILE]
                            [--random-address AA:BB:CC:DD:EE:FF] [--legacy] [--json]
 
-        Drives the controller directly over HCI: Reset and initialisation, LE Set Random
-        Address, then an active scan (extended commands when the controller has them).
-        Prints one line per advertiser the first time it is seen:
-          address  address-type  rssi  name
+        Prints one line per device (address, address type, RSSI, name, services,
+        manufacturer data), or per report with --duplicates, until the timeout.
 
-          --controller  tcp:HOST:PORT, unix:PATH, serial:PATH[@BAUD] or user:hciN
-          --seconds     how long to scan (default 5)
-          --snoop       write every H4 packet to FILE as btsnoop (datalink 1002)
-          --random-address  our static random address (default C0:A7:7E:00:00:01);
-                        an emulated controller routes on it
-          --legacy      use the legacy scan commands even if extended ones exist
-          --json        one JSON object per advertiser
+          --services UUIDS  only devices advertising one of these (comma-separated)
+          --duplicates      every report, not each device once
+          --timeout S       stop after S seconds (default 10; 0 scans until interrupted)
+        \(TransportOption.help)
+          --json            one JSON object per advertisement: {"address", "address_type",
+                            "rssi", "name", "services", "connectable", "manufacturer_data",
+                            "service_data", "tx_power"}
+
+        With --controller, the scan runs straight through the userland host, HCI packet by
+        packet: Reset and initialisation, LE Set Random Address, then an active scan
+        (extended commands when the controller has them), one line per advertiser:
+          --controller      tcp:HOST:PORT, unix:PATH, serial:PATH[@BAUD] or user:hciN
+          --seconds         how long to scan (default 5)
+          --snoop           write every H4 packet to FILE as btsnoop (datalink 1002)
+          --random-address  our static random address (default C0:A7:7E:00:00:01)
+          --legacy          use the legacy scan commands even if extended ones exist
         """
-    static let flags: Set<String> = ["legacy", "json"]
-    static let options: Set<String> = ["controller", "seconds", "snoop", "random-address"]
+    static let flags: Set<String> = ["duplicates", "json", "legacy"]
+    static let options: Set<String> = ["services", "timeout", "transport", "snoop", "controller", "seconds", "random-address"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
-        guard let text = arguments.option("controller") else { throw CLIError.usage("--controller is required") }
-        let endpoint: H4Endpoint
-        do { endpoint = try H4Endpoint(parsing: text) } catch { throw CLIError.usage(error.description) }
-        let seconds = Double(arguments.option("seconds") ?? "5") ?? -1
-        guard seconds > 0 else { throw CLIError.usage("--seconds needs a positive number") }
-        let addressText = arguments.option("random-address") ?? "C0:A7:7E:00:00:01"
-        guard let address = BluetoothAddress(addressText) else {
-            throw CLIError.usage("--random-address: '\(addressText)' is not AA:BB:CC:DD:EE:FF")
+        guard arguments.positionals.isEmpty else { throw CLIError.usage("scan takes no arguments") }
+        if arguments.option("controller") != nil { return try await UserlandScan.run(arguments) }
+        for name in ["seconds", "random-address"] where arguments.option(name) != nil {
+            throw CLIError.usage("--\(name) goes with --controller")
         }
-        var recorder: BTSnoopRecorder?
-        if let path = arguments.option("snoop") {
-            do { recorder = try BTSnoopRecorder(path: path) } catch { throw CLIError.failure("\(path): \(error)") }
-        }
-        let host: UserlandHost
-        do {
-            host = try UserlandHost(endpoint: endpoint, configuration: HostConfiguration(
-                randomAddress: address, commandSet: arguments.flag("legacy") ? .legacy : .automatic), recorder: recorder)
-        } catch {
-            throw CLIError.failure("\(endpoint): \(error)")
-        }
-        defer { host.close() }
-        let json = arguments.flag("json")
-        let listing = Task {
-            var seen = Set<String>()
-            var names: [String: String] = [:]
-            for await event in host.events {
-                guard case .advertisingReport(let report) = event else { continue }
-                let key = "\(report.address)/\(report.addressType)"
-                let name = AdvertisingData(decoding: report.data[...]).localName
-                if let name { names[key] = name }
-                // Print once, preferably once the name is known (it often comes in the scan response).
-                guard !seen.contains(key), name != nil || report.isScanResponse else { continue }
-                seen.insert(key)
-                let type = report.addressType == 0 ? "public" : report.addressType == 1 ? "random" : "0x\(String(report.addressType, radix: 16))"
-                if json {
-                    let quoted = names[key].map { "\"\($0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"" } ?? "null"
-                    Output.data("{\"address\": \"\(report.address)\", \"address_type\": \"\(type)\", \"rssi\": \(report.rssi), \"name\": \(quoted)}")
-                } else {
-                    Output.data("\(report.address)  \(type)  \(report.rssi)  \(names[key] ?? "")")
-                }
+        if arguments.flag("legacy") { throw CLIError.usage("--legacy goes with --controller") }
+        var services: [BluetoothUUID]?
+        if let list = arguments.option("services") {
+            services = try list.split(separator: ",").map { text throws(CLIError) in
+                guard let uuid = BluetoothUUID(String(text)) else { throw .usage("invalid service UUID '\(text)'") }
+                return uuid
             }
         }
+        let timeout = try arguments.integer("timeout", default: 10, in: 0...86_400)
+        let context = try await CentralContext.open(arguments)
+        let stream: AsyncStream<Advertisement>
         do {
-            _ = try await host.start()
-            _ = try await host.perform(.startScanning(ScanConfiguration()))
-            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-            _ = try await host.perform(.stopScanning)
-        } catch let error as HostError {
-            throw CLIError.failure("\(endpoint): \(error)")
+            stream = try context.central.scan(services: services, allowDuplicates: arguments.flag("duplicates"))
+        } catch {
+            throw CLIError.failure("cannot scan: \(error)")
         }
-        host.close()
-        await listing.value
+        Output.status(timeout == 0 ? "scanning" : "scanning for \(timeout) s")
+        let json = arguments.flag("json")
+        let scanner = Task {
+            var count = 0
+            for await ad in stream {
+                count += 1
+                Output.live(json ? Self.json(ad).description : Self.line(ad))
+            }
+            return count
+        }
+        if timeout > 0 {
+            try? await Task.sleep(for: .seconds(timeout))
+        } else {
+            await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }   // until ^C
+        }
+        scanner.cancel()
+        let count = await scanner.value
+        Output.status("\(count) advertisement\(count == 1 ? "" : "s")")
+        try await context.close(nil)
         return 0
+    }
+
+    static func line(_ ad: Advertisement) -> String {
+        var parts = ["\(ad.address) (\(ad.addressType.map { "\($0)" } ?? "?"))", "RSSI \(ad.rssi.map { String($0) } ?? "?")"]
+        if let name = ad.localName { parts.append("\"\(name)\"") }
+        if !ad.serviceUUIDs.isEmpty { parts.append("services " + ad.serviceUUIDs.map(\.description).joined(separator: ",")) }
+        for (company, data) in ad.manufacturerData.sorted(by: { $0.key < $1.key }) {
+            parts.append("manufacturer 0x\(String(company, radix: 16)) \(hexString(data))")
+        }
+        if !ad.isConnectable { parts.append("non-connectable") }
+        return parts.joined(separator: "  ")
+    }
+
+    static func json(_ ad: Advertisement) -> JSONValue {
+        .object([
+            ("address", .string(ad.address.description)),
+            ("address_type", ad.addressType.map { .string("\($0)") } ?? .null),
+            ("rssi", ad.rssi.map { .int(Int($0)) } ?? .null),
+            ("name", ad.localName.map(JSONValue.string) ?? .null),
+            ("services", .array((ad.serviceUUIDs + ad.incompleteServiceUUIDs).map { .string($0.description) })),
+            ("connectable", .bool(ad.isConnectable)),
+            ("manufacturer_data", .object(ad.manufacturerData.sorted { $0.key < $1.key }.map {
+                (String($0.key), .string(hexString($0.value)))
+            })),
+            ("service_data", .object(ad.serviceData.sorted { $0.key.description < $1.key.description }.map {
+                ($0.key.description, .string(hexString($0.value)))
+            })),
+            ("tx_power", ad.txPowerLevel.map { .int(Int($0)) } ?? .null),
+        ])
     }
 }

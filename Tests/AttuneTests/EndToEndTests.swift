@@ -228,10 +228,29 @@ struct EndToEndTests {
         #expect(central.state == .poweredOn)
     }
 
-    @Test func unwiredTransportsSayWhy() {
-        let central = CentralManager(transport: .kernel("hci0"))
+    @Test func unreachableH4ControllerSaysWhy() {
+        // Nothing listens on the discard port here: the stream cannot be opened.
+        let central = CentralManager(transport: .h4(.tcp(host: "127.0.0.1", port: 9)))
         #expect(central.state == .unsupported)
-        #expect(central.status.cause?.description.contains("not wired") == true)
+        guard case .transportUnreachable? = central.status.cause else {
+            Issue.record("expected an unreachable controller, got \(central.status)")
+            return
+        }
+    }
+
+    /// The kernel transport reports what the kernel says: on a kernel without
+    /// Bluetooth, the missing AF_BLUETOOTH; a missing adapter by name otherwise.
+    @Test func kernelTransportStateComesFromTheKernel() {
+        let central = CentralManager(transport: .kernel("hci77"))
+        #expect(central.state != .poweredOn)
+        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue), 1)
+        if fd < 0 {
+            #expect(central.status.cause == .noBluetoothSupport)
+            #expect(throws: AttuneError.unavailable(.noBluetoothSupport)) { _ = try central.scan() }
+        } else {
+            close(fd)
+            #expect(central.status.cause == .noAdapter("hci77"))
+        }
     }
 
     @Test func restartRestoresPeripheralsFromTheStore() async throws {

@@ -47,6 +47,9 @@ func centralExample(transport: BluetoothTransport, store: any Store, count: Int)
     return rates
 }
 
+// On a Linux machine:
+// let rates = try await centralExample(transport: .kernel("hci0"), store: try FileStore(), count: 10)
+
 // MARK: Peripheral example
 
 /// Publishes a heart-rate service, advertises it, answers control-point writes and
@@ -90,6 +93,9 @@ func peripheralExample(transport: BluetoothTransport, beats: Int) async throws {
     }
     await manager.stopAdvertising()
 }
+
+// On a Linux machine:
+// try await peripheralExample(transport: .kernel("hci0"), beats: 60)
 
 @Suite("README examples")
 struct ReadmeExampleTests {

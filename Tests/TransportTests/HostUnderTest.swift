@@ -1,5 +1,6 @@
 import Foundation
 import HCI
+import struct HCI.BluetoothAddress
 import Synchronization
 import Testing
 import Transport

@@ -5,10 +5,10 @@ import Testing
 /// The HCI user channel (`user:hciN`) in the kernel lab: a QEMU guest with Debian's kernel
 /// and two virtual controllers (btvirt). The kernel's own host advertises on hci0; our
 /// userland host takes hci1 exclusively through HCI_CHANNEL_USER and scans.
-@Suite(.serialized, .enabled(if: KernelLab.available, "the kernel lab (Scripts/kernel-lab.sh) cannot run QEMU here"))
+@Suite(.serialized, .enabled(if: UserChannelLab.available, "the kernel lab (Scripts/kernel-lab.sh) cannot run QEMU here"))
 struct UserChannelTests {
     static let root = InteropLab.repositoryRoot
-    static let labScript = KernelLab.script
+    static let labScript = UserChannelLab.script
 
     static var attuneBinary: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -75,7 +75,7 @@ struct UserChannelTests {
 }
 
 /// Whether the kernel lab can run here: its script exists and QEMU works (`--check`).
-enum KernelLab {
+enum UserChannelLab {
     static let script = InteropLab.repositoryRoot.appendingPathComponent("Scripts/kernel-lab.sh").path
 
     static let available: Bool = {

@@ -116,13 +116,17 @@ public final class CentralManager: Sendable {
     ///   - discoverDatabase: discover the whole database while connecting (or validate
     ///     the cached one), so later discovery calls need no traffic. Off: each
     ///     `discover…` call runs its own GATT procedure, as in Core Bluetooth.
+    ///   - preferredMTU: the ATT_MTU to ask for in the MTU exchange (517, the most ATT
+    ///     allows, by default); the server's answer may lower it.
     /// - Throws: ``AttuneError/connectionTimeout``, ``AttuneError/connectionFailed(_:)``,
     ///   ``AttuneError/peripheralDisconnected(_:)`` (dropped while setting up),
     ///   ``AttuneError/cancelled`` or ``AttuneError/unavailable(_:)``.
     public func connect(_ peripheral: Peripheral, timeout: Duration = .seconds(30),
-                        reconnect: ReconnectPolicy = .off, discoverDatabase: Bool = true) async throws(AttuneError) {
+                        reconnect: ReconnectPolicy = .off, discoverDatabase: Bool = true,
+                        preferredMTU: Int = 517) async throws(AttuneError) {
         if let cause = backend.status.cause { throw .unavailable(cause) }
-        try await peripheral.connect(timeout: timeout, reconnect: reconnect, discoverDatabase: discoverDatabase)
+        try await peripheral.connect(timeout: timeout, reconnect: reconnect, discoverDatabase: discoverDatabase,
+                                     preferredMTU: preferredMTU)
     }
 
     /// Connects to an address; see ``connect(_:timeout:reconnect:)``.

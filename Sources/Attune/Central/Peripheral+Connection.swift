@@ -2,8 +2,9 @@ extension Peripheral {
     /// Connects, and returns once the connection is ready (MTU exchanged, the GATT
     /// cache validated or the database discovered, subscriptions restored).
     func connect(timeout: Duration, reconnect: ReconnectPolicy, retryFirst: Bool = false,
-                 discoverDatabase: Bool = true) async throws(AttuneError) {
+                 discoverDatabase: Bool = true, preferredMTU: Int? = nil) async throws(AttuneError) {
         lifecycle.configuration.discoversOnConnect = discoverDatabase
+        if let preferredMTU { lifecycle.configuration.preferredMTU = preferredMTU }
         lifecycle.configuration.connectTimeout = timeout
         lifecycle.configuration.reconnect = reconnect
         lifecycle.configuration.retriesFirstConnection = retryFirst

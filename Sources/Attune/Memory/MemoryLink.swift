@@ -10,8 +10,17 @@ final class MemoryLink: ATTLink {
     let events: AsyncStream<LinkEvent>
     private let continuation: AsyncStream<LinkEvent>.Continuation
 
+    /// Reports this end's traffic to a ``MemoryRadio`` tap. Only the central's end of a
+    /// pair reports its end of life, so each link is reported closed once.
+    struct Tap {
+        var connection: UInt16
+        var isCentral: Bool
+        var report: @Sendable (MemoryTapEvent) -> Void
+    }
+
     private struct State {
         weak var peer: MemoryLink?
+        var tap: Tap?
         /// Our PDUs the peer has not consumed yet.
         var inFlight = 0
         var closed = false
@@ -36,10 +45,17 @@ final class MemoryLink: ATTLink {
         return (c, p)
     }
 
+    /// Starts reporting this end's sent PDUs (and, for the central's end, its closing).
+    func setTap(_ tap: Tap) {
+        state.withLock { $0.tap = tap }
+    }
+
     func send(_ pdu: [UInt8]) {
         let peer: MemoryLink? = state.withLock { s in
             guard !s.closed, let peer = s.peer else { return nil }
             s.inFlight += 1
+            // Reported under the lock, so the tap sees this end's PDUs in sending order.
+            if let tap = s.tap { tap.report(.pdu(connection: tap.connection, fromCentral: tap.isCentral, pdu)) }
             return peer
         }
         peer?.continuation.yield(.received(pdu))
@@ -81,13 +97,14 @@ final class MemoryLink: ATTLink {
 
     /// Ends this side only, with `reason` (also used to simulate link loss).
     func end(_ reason: HCIStatus) {
-        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>]? in
-            guard !s.closed else { return nil }
+        let (waiters, tap) = state.withLock { s -> ([CheckedContinuation<Void, Never>]?, Tap?) in
+            guard !s.closed else { return (nil, nil) }
             s.closed = true
             defer { s.readyWaiters = [] }
-            return s.readyWaiters
+            return (s.readyWaiters, s.tap)
         }
         guard let waiters else { return }
+        if let tap, tap.isCentral { tap.report(.disconnected(connection: tap.connection, reason: reason)) }
         for w in waiters { w.resume() }
         continuation.yield(.closed(.hci(reason)))
         continuation.finish()

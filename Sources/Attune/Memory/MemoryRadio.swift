@@ -28,12 +28,22 @@ public final class MemoryRadio: Sendable {
         var nextAddress: UInt64 = 1
         var powered = true
         var statusListeners: [Int: AsyncStream<ManagerStatus>.Continuation] = [:]
+        var tap: (@Sendable (MemoryTapEvent) -> Void)?
+        var nextConnection: UInt16 = 1
     }
 
     let state = Mutex(State())
 
     /// A powered radio with nobody on it.
     public init() {}
+
+    /// Reports every link of this radio from now on to `tap`: connections, each ATT PDU
+    /// and disconnections (``MemorySnoop`` records them as a btsnoop file). The tap runs
+    /// on the sender's thread while the link is locked, so it must be quick and must not
+    /// call back into the radio. nil removes it.
+    public func setTap(_ tap: (@Sendable (MemoryTapEvent) -> Void)?) {
+        state.withLock { $0.tap = tap }
+    }
 
     /// A fresh random static address (top two bits set) for a new controller.
     func allocateAddress() -> BluetoothAddress {
@@ -178,9 +188,18 @@ public final class MemoryRadio: Sendable {
     private func link(_ central: (BluetoothAddress, BluetoothAddressType), to target: BluetoothAddress,
                       accept: @Sendable (any ATTLink) -> Void) -> any ATTLink {
         let (c, p) = MemoryLink.pair(central: central, peripheral: (target, .random))
-        state.withLock { s in
+        let tapped = state.withLock { s -> (UInt16, @Sendable (MemoryTapEvent) -> Void)? in
             s.links.removeAll { $0.isClosed }
             s.links += [c, p]
+            guard let tap = s.tap else { return nil }
+            // HCI connection handles are 12 bits; wrap past 0x0EFF like a controller would.
+            defer { s.nextConnection = s.nextConnection >= 0x0EFF ? 1 : s.nextConnection + 1 }
+            return (s.nextConnection, tap)
+        }
+        if let (connection, tap) = tapped {
+            tap(.connected(connection: connection, central: central.0, peripheral: target))
+            c.setTap(MemoryLink.Tap(connection: connection, isCentral: true, report: tap))
+            p.setTap(MemoryLink.Tap(connection: connection, isCentral: false, report: tap))
         }
         accept(p)
         return c

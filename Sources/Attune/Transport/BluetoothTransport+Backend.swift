@@ -3,8 +3,8 @@ extension BluetoothTransport {
     func makeBackend() -> any ControllerBackend {
         switch self {
         case .memory(let radio): MemoryController(radio: radio)
+        case .kernel(let adapter): KernelController(adapter: adapter)
         case .h4, .userChannel: UserlandController(endpoint: description)
-        default: UnwiredController(transport: description)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import HCI
 import Synchronization
-import Transport
+import class Transport.UserlandHost
 
 /// Attune's own userland host (``UserlandHost``: HCI and L2CAP over an H4 stream or the
 /// HCI user channel) as the managers' controller backend.

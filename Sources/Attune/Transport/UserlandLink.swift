@@ -1,5 +1,5 @@
 import HCI
-import Transport
+import class Transport.UserlandATTChannel
 
 /// The ATT channel of one connection of the userland host, as the engines' ``ATTLink``.
 final class UserlandLink: ATTLink {

@@ -1,0 +1,194 @@
+import Synchronization
+import class Transport.KernelLEAdvertiser
+import class Transport.KernelLEScanner
+import class Transport.L2CAPATTListener
+import class Transport.L2CAPATTSocket
+import struct Transport.KernelAdapter
+import struct Transport.KernelTransportError
+import struct Transport.LEAdvertisingParameters
+import enum Transport.LEAddressType
+
+/// The kernel's Bluetooth stack as a controller: HCI sockets for scanning and
+/// advertising on the adapter, L2CAP LE sockets on the ATT channel for links.
+///
+/// Its state comes from the kernel: listing adapters fails with the errno that says
+/// AF_BLUETOOTH is missing or privilege is lacking, and the adapter's flags say whether
+/// it exists, does LE and is up.
+final class KernelController: ControllerBackend {
+    let adapter: String
+    private struct State {
+        var scanners: [Int: Task<Void, Never>] = [:]
+        var nextToken = 1
+        var advertising: (advertiser: KernelLEAdvertiser, listener: L2CAPATTListener, task: Task<Void, Never>)?
+    }
+    private let state = Mutex(State())
+
+    init(adapter: String) {
+        self.adapter = adapter
+    }
+
+    /// The adapter as the kernel lists it, or why it cannot be used.
+    private enum Lookup {
+        case success(KernelAdapter)
+        case failure(ManagerStateCause)
+    }
+
+    private func lookUp() -> Lookup {
+        let adapters: [KernelAdapter]
+        do {
+            adapters = try KernelAdapter.list()
+        } catch let error as KernelTransportError {
+            return .failure(ManagerStateCause(errno: error.errno, adapter: adapter) ?? .controllerFailed("\(error)"))
+        } catch {
+            return .failure(.controllerFailed("\(error)"))
+        }
+        guard let found = adapters.first(where: { $0.name == adapter }) else { return .failure(.noAdapter(adapter)) }
+        guard found.supportsLowEnergy else { return .failure(.controllerFailed("\(adapter) does not support Bluetooth LE")) }
+        guard found.isUp else { return .failure(.adapterDown(adapter)) }
+        return .success(found)
+    }
+
+    var address: BluetoothAddress {
+        guard case .success(let a) = lookUp() else { return BluetoothAddress(rawValue: 0) }
+        return a.address
+    }
+
+    var addressType: BluetoothAddressType { .public }
+
+    var status: ManagerStatus {
+        switch lookUp() {
+        case .success: .poweredOn
+        case .failure(let cause): ManagerStatus(cause: cause)
+        }
+    }
+
+    /// The kernel sends no event this edge listens to; the state is read when asked.
+    func statusUpdates() -> AsyncStream<ManagerStatus> { AsyncStream { _ in } }
+
+    private func index() throws(AttuneError) -> UInt16 {
+        switch lookUp() {
+        case .success(let a): return a.index
+        case .failure(let cause): throw .unavailable(cause)
+        }
+    }
+
+    func startScanning(_ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int {
+        let scanner: KernelLEScanner
+        do {
+            scanner = try KernelLEScanner(adapterIndex: try index())
+        } catch let error as AttuneError {
+            throw error
+        } catch {
+            throw .unavailable(Self.cause(error, adapter))
+        }
+        let task = Task {
+            defer { scanner.close() }
+            do {
+                // Duplicates are filtered above the controller, per scan.
+                try await scanner.start(filterDuplicates: false)
+                for try await r in scanner.reports {
+                    let address = r.address
+                    report(Advertisement(address: address, addressType: r.addressType.isPublic ? .public : .random,
+                                         rssi: r.rssi == 127 ? nil : Int(r.rssi), data: AdvertisingData(decoding: r.data[...]),
+                                         isConnectable: r.eventType == 0 || r.eventType == 1,
+                                         isScannable: r.eventType == 0 || r.eventType == 2 || r.eventType == 4,
+                                         isScanResponse: r.eventType == 4))
+                }
+            } catch {}
+            try? await scanner.stop()
+        }
+        return state.withLock { s in
+            defer { s.nextToken += 1 }
+            s.scanners[s.nextToken] = task
+            return s.nextToken
+        }
+    }
+
+    func stopScanning(_ token: Int) {
+        state.withLock { $0.scanners.removeValue(forKey: token) }?.cancel()
+    }
+
+    func connect(to address: BluetoothAddress, type: BluetoothAddressType) async throws(AttuneError) -> any ATTLink {
+        _ = try index()
+        do {
+            // The lifecycle owns the timeout; the socket's own is a backstop.
+            let socket = try await L2CAPATTSocket.connect(to: address,
+                                                          type: type == .random ? LEAddressType.random : .public,
+                                                          timeout: .seconds(3600))
+            return KernelATTLink(socket: socket, peerAddress: address, peerAddressType: type)
+        } catch is CancellationError {
+            throw .cancelled
+        } catch let error as KernelTransportError {
+            if Task.isCancelled { throw .cancelled }
+            if let reason = error.disconnectReason { throw .connectionFailed(.hci(HCIStatus(reason.rawValue))) }
+            if let cause = ManagerStateCause(errno: error.errno, adapter: adapter) { throw .unavailable(cause) }
+            throw .connectionFailed(.transport("\(error)"))
+        } catch {
+            throw Task.isCancelled ? .cancelled : .connectionFailed(.transport("\(error)"))
+        }
+    }
+
+    func startAdvertising(_ parameters: AdvertisingParameters,
+                          accept: @escaping @Sendable (any ATTLink) -> Void) throws(AttuneError) {
+        let index = try index()
+        stopAdvertising()
+        let advertiser: KernelLEAdvertiser, listener: L2CAPATTListener
+        do {
+            advertiser = try KernelLEAdvertiser(adapterIndex: index)
+            listener = try L2CAPATTListener()
+        } catch {
+            throw .unavailable(Self.cause(error, adapter))
+        }
+        let (data, scanResponse) = Self.split(parameters)
+        let task = Task {
+            do {
+                try await advertiser.start(LEAdvertisingParameters(type: parameters.isConnectable ? 0x00 : 0x03),
+                                           data: data, scanResponse: scanResponse)
+                while !Task.isCancelled {
+                    let socket = try await listener.accept()
+                    let peer = socket.peer.address
+                    accept(KernelATTLink(socket: socket, peerAddress: peer,
+                                         peerAddressType: socket.peer.addressType == .random ? .random : .public))
+                    // Legacy advertising stops once connected; a peripheral keeps advertising.
+                    try? await advertiser.setEnabled(true)
+                }
+            } catch {}
+        }
+        state.withLock { $0.advertising = (advertiser, listener, task) }
+    }
+
+    func stopAdvertising() {
+        guard let current = state.withLock({ s -> (KernelLEAdvertiser, L2CAPATTListener, Task<Void, Never>)? in
+            defer { s.advertising = nil }
+            return s.advertising
+        }) else { return }
+        current.2.cancel()
+        current.1.close()
+        let advertiser = current.0
+        Task {
+            try? await advertiser.setEnabled(false)
+            advertiser.close()
+        }
+    }
+
+    /// Legacy advertising carries 31 bytes: when everything does not fit, the name
+    /// moves to the scan response.
+    static func split(_ parameters: AdvertisingParameters) -> (data: [UInt8], scanResponse: [UInt8]) {
+        let all = parameters.advertisingData
+        if all.count <= 31 { return (all, []) }
+        var rest = parameters
+        rest.localName = nil
+        var name: [UInt8] = []
+        if let localName = parameters.localName {
+            let bytes = Array(localName.utf8)
+            let complete = bytes.count <= 29
+            name = [UInt8(min(bytes.count, 29) + 1), complete ? 0x09 : 0x08] + bytes.prefix(29)
+        }
+        return (Array(rest.advertisingData.prefix(31)), name)
+    }
+
+    static func cause(_ error: any Error, _ adapter: String) -> ManagerStateCause {
+        if let e = error as? KernelTransportError, let cause = ManagerStateCause(errno: e.errno, adapter: adapter) { return cause }
+        return .controllerFailed("\(error)")
+    }
+}

@@ -1,0 +1,78 @@
+import Attune
+
+/// A central opened on the `--transport` of a command, with the demo peripheral beside
+/// it for `memory`. Fails with the cause and its fix when the transport is unusable.
+struct CentralContext {
+    let central: CentralManager
+    let demo: DemoSession?
+
+    static func open(_ arguments: Arguments) async throws(CLIError) -> CentralContext {
+        if let transport = try TransportOption.parse(arguments.option("transport")) {
+            if arguments.option("snoop") != nil {
+                throw .failure("--snoop records the memory transport only in this build: the \(transport.description) transport does not expose its traffic yet (capture it with btmon instead)")
+            }
+            try TransportOption.requireKernel(for: transport)
+            let central = CentralManager(transport: transport)
+            if let cause = await ManagerReadiness.settled({ central.status }).cause { throw .failure(cause.description) }
+            return CentralContext(central: central, demo: nil)
+        }
+        let demo = try await DemoSession.start(snoopPath: arguments.option("snoop"))
+        Output.status("memory transport: demo peripheral \"\(DemoPeripheral.localName)\" at \(DemoSession.demoAddress)")
+        return CentralContext(central: CentralManager(transport: .memory(demo.radio)), demo: demo)
+    }
+
+    /// Connects to ADDR, discovering the whole database (or validating a cached one).
+    func connect(_ text: String, random: Bool, timeout: Duration = .seconds(30)) async throws(CLIError) -> Peripheral {
+        guard let address = BluetoothAddress(text) else {
+            throw .usage("invalid address '\(text)': expected XX:XX:XX:XX:XX:XX")
+        }
+        let peripheral = central.peripheral(address: address, type: random ? .random : .public)
+        Output.status("connecting to \(address)…")
+        do {
+            try await central.connect(peripheral, timeout: timeout)
+        } catch {
+            throw .failure("cannot connect to \(address): \(error)\(Self.hint(error))")
+        }
+        Output.status("connected, ATT_MTU \(await peripheral.mtu)")
+        return peripheral
+    }
+
+    static func hint(_ error: AttuneError) -> String {
+        switch error {
+        case .connectionTimeout: " (is it advertising and in range? with a random address add --random)"
+        default: ""
+        }
+    }
+
+    /// The whole tree, each level discovered as Core Bluetooth apps do.
+    static func tree(of peripheral: Peripheral) async throws(CLIError) -> [Service] {
+        do {
+            var services = try await peripheral.discoverServices()
+            for i in services.indices {
+                var characteristics = try await peripheral.discoverCharacteristics(for: services[i])
+                for j in characteristics.indices {
+                    characteristics[j].descriptors = try await peripheral.discoverDescriptors(for: characteristics[j])
+                }
+                services[i].characteristics = characteristics
+            }
+            return services
+        } catch {
+            throw .failure("discovery failed: \(error)")
+        }
+    }
+
+    /// Disconnects and stops the demo peripheral.
+    func close(_ peripheral: Peripheral?) async throws(CLIError) {
+        if let peripheral {
+            await central.cancelConnection(peripheral)
+            // Leave only once the controller reported the disconnection: a process that
+            // exits first leaves the link up in the controller (an H4 dongle or emulator
+            // keeps it across our HCI Reset), and the next command cannot connect.
+            let deadline = ContinuousClock.now + .seconds(6)
+            while await peripheral.state != .disconnected, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        try await demo?.stop()
+    }
+}

@@ -1,0 +1,46 @@
+import Attune
+
+/// `attune discover ADDR`: the peripheral's GATT tree.
+enum DiscoverCommand: CLICommand {
+    static let name = "discover"
+    static let summary = "connect to a peripheral and print its GATT tree"
+    static let usage = """
+        usage: attune discover ADDR [--random] [--transport T] [--json]
+
+        Connects (MTU exchange, full discovery) and prints every service, characteristic
+        (with properties and handles) and descriptor:
+          service 0x0010..0x0015  180D Heart Rate
+            characteristic 0x0012  2A37 Heart Rate Measurement  [notify]  declaration 0x0011
+              descriptor 0x0013  2902 Client Characteristic Configuration
+
+          --random       ADDR is a random address (default: public)
+        \(TransportOption.help)
+          --json         one document: {"address", "mtu", "services": [{"uuid", "name", "primary",
+                         "start", "end", "characteristics": [{"uuid", "name", "properties",
+                         "declaration", "value", "descriptors": [{"uuid", "name", "handle"}]}]}]}
+        """
+    static let flags: Set<String> = ["random", "json"]
+    static let options: Set<String> = ["transport", "snoop"]
+
+    static func run(_ arguments: Arguments) async throws -> Int32 {
+        guard arguments.positionals.count == 1 else { throw CLIError.usage("give exactly one ADDR") }
+        let context = try await CentralContext.open(arguments)
+        let peripheral = try await context.connect(arguments.positionals[0], random: arguments.flag("random"))
+        let tree: [Service]
+        do {
+            tree = try await CentralContext.tree(of: peripheral)
+        } catch {
+            try? await context.close(peripheral)
+            throw error
+        }
+        if arguments.flag("json") {
+            Output.data(JSONValue.object([("address", .string(peripheral.address.description)),
+                                          ("mtu", .int(await peripheral.mtu)),
+                                          ("services", GATTTreeOutput.json(tree))]).description)
+        } else {
+            for line in GATTTreeOutput.lines(tree) { Output.data(line) }
+        }
+        try await context.close(peripheral)
+        return 0
+    }
+}

@@ -1,0 +1,129 @@
+import Attune
+import Foundation
+
+/// `attune serve DB.json`: the peripheral role, serving a JSON database and printing
+/// every request as it arrives.
+enum ServeCommand: CLICommand {
+    static let name = "serve"
+    static let summary = "serve a GATT database from JSON and print requests as they arrive"
+    static let usage = """
+        usage: attune serve DB.json [--name NAME] [--seconds N] [--notify MS] [--transport T] [--snoop FILE] [--json]
+
+        Publishes the services of DB.json (the "services" form of Docs/database-json.md;
+        GAP and GATT are added), advertises them with NAME, and prints connections,
+        subscriptions and every read and write as it arrives. Characteristic values are
+        answered by this command from the file's values (writes update them), so every
+        request is seen; descriptors and CCCDs are answered by the server itself.
+
+          --name NAME    the advertised and GAP device name (default "Attune")
+          --seconds N    stop after N seconds (default: until interrupted; with
+                         --transport memory, once the built-in test central is done)
+          --notify MS    every MS milliseconds, count up the last byte of each value that
+                         notifies or indicates and send it to the centrals subscribed
+          --transport T  hci0 (default: the first kernel adapter), tcp:HOST:PORT, unix:PATH,
+                         serial:PATH, user:hci0, or memory (an in-process radio where a
+                         built-in central connects, reads and writes every characteristic,
+                         subscribes to and unsubscribes from each, then disconnects)
+          --snoop FILE   record the session as btsnoop (memory transport)
+          --json         one object per event: {"event": "connected"|"read"|"write"|
+                         "subscription"|"written"|"disconnected", "ts", "central", ...}
+        """
+    static let flags: Set<String> = ["json"]
+    static let options: Set<String> = ["name", "seconds", "notify", "transport", "snoop"]
+
+    static func run(_ arguments: Arguments) async throws -> Int32 {
+        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
+            throw CLIError.usage("give exactly one DB.json")
+        }
+        let seconds = try arguments.integer("seconds", default: 0, in: 0...86_400)
+        let notifyInterval = try arguments.integer("notify", default: 0, in: 0...3_600_000)
+        let name = arguments.option("name") ?? "Attune"
+        var definitions: [ServiceDefinition]
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            definitions = try DatabaseJSON.serviceDefinitions(from: data)
+        } catch let error as DatabaseError {
+            throw CLIError.failure("\(path): \(error)")
+        } catch {
+            throw CLIError.failure("\(path): cannot read the file: \(error.localizedDescription)")
+        }
+        // Every characteristic value goes through this command, so every read and write prints.
+        var initial: [[UInt8]] = []
+        for s in definitions.indices {
+            for c in definitions[s].characteristics.indices {
+                initial.append(definitions[s].characteristics[c].value)
+                definitions[s].characteristics[c].kind = .dynamic
+            }
+        }
+
+        let parsed = try TransportOption.parse(arguments.option("transport"))
+        let radio = parsed == nil ? MemoryRadio() : nil
+        let transport = parsed ?? .memory(radio!)
+        var snoop: MemorySnoop?
+        if let path = arguments.option("snoop") {
+            guard let radio else {
+                throw CLIError.failure("--snoop records the memory transport only in this build: the \(transport.description) transport does not expose its traffic yet (capture it with btmon instead)")
+            }
+            do { snoop = try MemorySnoop(path: path) } catch { throw CLIError.failure("--snoop \(path): \(error)") }
+            radio.setTap(snoop!.record)
+        }
+        try TransportOption.requireKernel(for: transport)
+        let manager: PeripheralManager
+        let published: [PublishedService]
+        do {
+            manager = try PeripheralManager(transport: transport, name: name)
+            if let cause = await ManagerReadiness.settled({ manager.status }).cause { throw CLIError.failure(cause.description) }
+            published = try await manager.add(contentsOf: definitions)
+            try await manager.startAdvertising(localName: name, serviceUUIDs: definitions.filter(\.isPrimary).map(\.uuid))
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError.failure("cannot serve \(path): \(error)")
+        }
+        let values = ServedValues(published: published, initial: initial)
+        Output.status("serving \(published.count) services as \"\(name)\" on \(transport.description)")
+        let printer = ServeEventPrinter(json: arguments.flag("json"), values: values)
+        let requests = Task { for await request in manager.requests { await printer.answer(request, manager) } }
+        let events = Task { for await event in manager.events { await printer.show(event) } }
+        let notifier = Task {
+            guard notifyInterval > 0 else { return }
+            let pushing = published.flatMap(\.characteristics).filter { !$0.properties.isDisjoint(with: [.notify, .indicate]) }
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: .milliseconds(notifyInterval)) } catch { return }
+                for c in pushing where !(await manager.subscribedCentrals(for: c)).isEmpty {
+                    let value = await values.bump(c.valueHandle)
+                    // false: a link is full; wait for room rather than drop the value.
+                    while !(await manager.updateValue(value, for: c)) {
+                        if Task.isCancelled { return }
+                        await manager.readyToUpdateSubscribers()
+                    }
+                    await printer.notified(c, value)
+                }
+            }
+        }
+
+        var status: Int32 = 0
+        if let radio {
+            do {
+                try await ServeExerciser.run(on: radio, name: name)
+            } catch {
+                Output.error("the built-in central failed: \(error)")
+                status = 1
+            }
+            // Let the disconnect reach the printer before stopping.
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        if seconds > 0 {
+            try? await Task.sleep(for: .seconds(seconds))
+        } else if radio == nil {
+            await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }   // until ^C
+        }
+        await manager.stopAdvertising()
+        requests.cancel()
+        events.cancel()
+        notifier.cancel()
+        radio?.setTap(nil)
+        do { try snoop?.finish() } catch { throw CLIError.failure("--snoop: \(error)") }
+        return status
+    }
+}

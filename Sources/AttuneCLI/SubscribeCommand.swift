@@ -1,0 +1,69 @@
+import Attune
+import Foundation
+
+/// `attune subscribe ADDR HANDLE|UUID`: notifications or indications as they arrive.
+enum SubscribeCommand: CLICommand {
+    static let name = "subscribe"
+    static let summary = "subscribe to notifications or indications and print them"
+    static let usage = """
+        usage: attune subscribe ADDR HANDLE|UUID [--indicate] [--count N] [--random] [--transport T] [--json]
+
+        Connects, writes the characteristic's Client Characteristic Configuration and
+        prints each value in hex as it arrives, until N values (or interrupted).
+
+          --indicate     ask for indications (default: notifications when the characteristic
+                         notifies, else indications)
+          --count N      stop after N values (default: run until interrupted)
+          --random       ADDR is a random address
+        \(TransportOption.help)
+          --json         one object per value: {"ts", "handle", "uuid", "value": "hex"}
+        """
+    static let flags: Set<String> = ["indicate", "random", "json"]
+    static let options: Set<String> = ["count", "transport", "snoop"]
+
+    static func run(_ arguments: Arguments) async throws -> Int32 {
+        guard arguments.positionals.count == 2 else { throw CLIError.usage("give ADDR and HANDLE|UUID") }
+        let target = try AttributeTarget.parse(arguments.positionals[1])
+        let count = try arguments.integer("count", default: 0, in: 0...Int(Int32.max))
+        let context = try await CentralContext.open(arguments)
+        let peripheral = try await context.connect(arguments.positionals[0], random: arguments.flag("random"))
+        var received = 0
+        do {
+            guard case .characteristic(var c) = try target.resolve(in: try await CentralContext.tree(of: peripheral)) else {
+                throw CLIError.failure("\(target) is a descriptor: subscribe to its characteristic's value handle")
+            }
+            if arguments.flag("indicate") {
+                guard c.properties.contains(.indicate) else {
+                    throw CLIError.failure("characteristic \(c.uuid) does not indicate (properties: \(c.properties))")
+                }
+                // setNotifyValue prefers notifications; without the notify bit it indicates.
+                c.properties.remove(.notify)
+            }
+            let values = await peripheral.notifications(for: c)
+            try await peripheral.setNotifyValue(true, for: c)
+            Output.status("subscribed to \(c.valueHandle) (\(GATTTreeOutput.label(c.uuid)))"
+                          + (count > 0 ? ", waiting for \(count) values" : ", until interrupted"))
+            for try await value in values {
+                received += 1
+                if arguments.flag("json") {
+                    Output.live(JSONValue.object([("ts", .double(Date().timeIntervalSince1970)),
+                                                  ("handle", .int(Int(c.valueHandle.rawValue))),
+                                                  ("uuid", .string(c.uuid.description)),
+                                                  ("value", .string(hexString(value)))]).description)
+                } else {
+                    Output.live(hexString(value))
+                }
+                if count > 0, received >= count { break }
+            }
+            if count > 0, received < count { throw CLIError.failure("the subscription ended after \(received) of \(count) values") }
+        } catch let error as CLIError {
+            try? await context.close(peripheral)
+            throw error
+        } catch {
+            try? await context.close(peripheral)
+            throw CLIError.failure("subscription to \(target) failed: \(error)")
+        }
+        try await context.close(peripheral)
+        return 0
+    }
+}

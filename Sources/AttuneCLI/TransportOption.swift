@@ -1,0 +1,59 @@
+import Attune
+import Transport
+
+/// The `--transport` option every radio command takes, like Bumble's transport names:
+/// `hci0` (kernel), `tcp:HOST:PORT`, `unix:PATH`, `serial:PATH` (H4), `user:hci0` (HCI
+/// user channel) or `memory` (an in-process radio with the demo peripheral on it).
+enum TransportOption {
+    static let help = """
+          --transport T  hci0 (default: the first kernel adapter), tcp:HOST:PORT, unix:PATH,
+                         serial:PATH, user:hci0, or memory (an in-process radio with the
+                         built-in demo peripheral at \(DemoSession.demoAddress), no hardware)
+          --snoop FILE   record the session as btsnoop (memory transport)
+        """
+
+    /// The transport named on the command line; nil for `memory`, which needs a radio.
+    static func parse(_ text: String?) throws(CLIError) -> BluetoothTransport? {
+        guard let text else { return .kernel(defaultAdapter()) }
+        if text == "memory" { return nil }
+        if text.hasPrefix("user:") {
+            let name = String(text.dropFirst(5))
+            guard isAdapterName(name) else { throw .usage("--transport user:NAME needs an adapter such as hci0") }
+            return .userChannel(name)
+        }
+        if text.hasPrefix("tcp:") {
+            let rest = text.dropFirst(4)
+            guard let colon = rest.lastIndex(of: ":"), let port = UInt16(rest[rest.index(after: colon)...]),
+                  colon > rest.startIndex else {
+                throw .usage("--transport tcp:HOST:PORT, e.g. tcp:127.0.0.1:9000")
+            }
+            return .h4(.tcp(host: String(rest[..<colon]), port: port))
+        }
+        if text.hasPrefix("unix:"), text.count > 5 { return .h4(.unix(path: String(text.dropFirst(5)))) }
+        if text.hasPrefix("serial:"), text.count > 7 { return .h4(.serial(path: String(text.dropFirst(7)))) }
+        if isAdapterName(text) { return .kernel(text) }
+        throw .usage("unknown transport '\(text)': use hci0, tcp:HOST:PORT, unix:PATH, serial:PATH, user:hci0 or memory")
+    }
+
+    static func isAdapterName(_ name: String) -> Bool {
+        name.hasPrefix("hci") && name.count > 3 && name.dropFirst(3).allSatisfy(\.isNumber)
+    }
+
+    /// The first LE adapter the kernel lists, else hci0 (whose absence the state check
+    /// then explains).
+    static func defaultAdapter() -> String {
+        (try? KernelAdapter.list())?.first(where: \.supportsLowEnergy)?.name ?? "hci0"
+    }
+
+    /// Fails with the cause and its fix unless the kernel's Bluetooth can serve
+    /// `transport`: facts from the kernel come first, because a missing AF_BLUETOOTH
+    /// says more than any manager could.
+    static func requireKernel(for transport: BluetoothTransport) throws(CLIError) {
+        switch transport {
+        case .kernel(let name), .userChannel(let name):
+            if let cause = KernelFacts(adapter: name).cause { throw .failure(cause.description) }
+        case .h4, .memory:
+            break
+        }
+    }
+}

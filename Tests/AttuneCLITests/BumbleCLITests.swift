@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+
+/// The CLI over the userland host (H4 on TCP) against Bumble: each case starts
+/// Scripts/interop/lab.py (an emulated controller for us, a Bumble GATT peripheral on the
+/// same virtual link) and runs one `attune` command with `--transport tcp:127.0.0.1:PORT`.
+/// A fresh lab per case: the emulated peripheral takes one connection, and an emulated
+/// controller keeps its state across HCI Reset. Skipped only when python3 is missing.
+@Suite("attune over H4 against Bumble", .serialized, .enabled(if: BumbleLab.pythonAvailable, "python3 is missing"))
+struct BumbleCLITests {
+    @Test(.timeLimit(.minutes(2)))
+    func stateIsPoweredOn() async throws {
+        let lab = try await BumbleLab.start()
+        defer { lab.stop() }
+        let run = try await AttuneProcess.run(["state", "--transport", lab.transport], timeout: 30)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout == "\(lab.transport): poweredOn\n")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func discoverFindsBumblesDatabase() async throws {
+        let lab = try await BumbleLab.start()
+        defer { lab.stop() }
+        let run = try await AttuneProcess.run(["discover", lab.address, "--random", "--json", "--transport", lab.transport], timeout: 30)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let services = try #require(run.stdout.jsonObject?["services"] as? [[String: Any]])
+        let values = services.flatMap { ($0["characteristics"] as? [[String: Any]]) ?? [] }.compactMap { $0["value"] as? Int }
+        for (name, handle) in lab.handles { #expect(values.contains(handle), "\(name) at \(handle) discovered") }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func longReadMatchesBumblesValue() async throws {
+        let lab = try await BumbleLab.start()
+        defer { lab.stop() }
+        let handle = try #require(lab.handles["long_read"])
+        let run = try await AttuneProcess.run(["read", lab.address, String(format: "0x%04x", handle), "--random", "--json",
+                                         "--transport", lab.transport], timeout: 30)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let expected = (0..<300).map { String(format: "%02x", ($0 * 7 + 3) & 0xFF) }.joined()
+        #expect(run.stdout.jsonObject?["value"] as? String == expected)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func subscribeReceivesBumblesNotifications() async throws {
+        let lab = try await BumbleLab.start()
+        defer { lab.stop() }
+        let handle = try #require(lab.handles["notify"])
+        let run = try await AttuneProcess.run(["subscribe", lab.address, String(format: "0x%04x", handle), "--count", "3", "--random",
+                                         "--transport", lab.transport], timeout: 30)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdoutLines.count == 3)
+    }
+
+    /// Bumble's GATT client runs the interop cells against `attune serve` serving the
+    /// interop database (Fixtures/databases/interop.json). The notify and indicate cells
+    /// want values pushed on subscribe and the callback cell an application error: a
+    /// served JSON database does neither, so those three are not expected to pass.
+    @Test(.timeLimit(.minutes(3)))
+    func serveIsJudgedByBumblesClient() async throws {
+        let lab = try await BumbleLab.start(role: "central")
+        defer { lab.stop() }
+        let transport = lab.transport
+        let (cells, printed) = try await offPool { () throws -> ([String: Bool], [String]) in
+            let serve = Process()
+            serve.executableURL = AttuneProcess.executable
+            // A short name: with the 128-bit service UUID it still fits the advertisement,
+            // where Bumble's connect-by-name looks for it.
+            serve.arguments = ["serve", "Fixtures/databases/interop.json", "--name", "AS", "--seconds", "60", "--json",
+                               "--transport", transport]
+            serve.currentDirectoryURL = AttuneProcess.packageRoot
+            let events = Pipe()
+            serve.standardOutput = events
+            serve.standardError = FileHandle.nullDevice
+            try serve.run()
+            Thread.sleep(forTimeInterval: 2)
+            let result = lab.command("judge AS", until: "result", timeout: 90)
+            serve.terminate()
+            serve.waitUntilExit()
+            let printed = String(decoding: events.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let cells = (result?["cells"] as? [String: [String: Any]])?.mapValues { $0["ok"] as? Bool == true } ?? [:]
+            return (cells, printed.split(separator: "\n").map(String.init))
+        }
+        #expect(!cells.isEmpty, "no verdict from the judge")
+        for name in ["connect", "mtu", "discovery", "read", "long_read", "read_by_uuid", "write", "long_write",
+                     "write_without_response", "disconnect"] {
+            #expect(cells[name] == true, "cell \(name) did not pass")
+        }
+        let lines = printed.compactMap(\.jsonObject)
+        #expect(lines.contains { $0["event"] as? String == "read" && $0["value"] as? String == "617474756e652d62792d75756964" },
+                "serve printed the read of \"attune-by-uuid\"")
+        #expect(lines.contains { $0["event"] as? String == "write" && $0["response"] as? Bool == false },
+                "serve printed the write without response")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func longWriteIsAccepted() async throws {
+        let lab = try await BumbleLab.start()
+        defer { lab.stop() }
+        let handle = try #require(lab.handles["long_write"])
+        let run = try await AttuneProcess.run(["write", lab.address, String(format: "0x%04x", handle), String(repeating: "5a", count: 400),
+                                         "--long", "--random", "--transport", lab.transport], timeout: 30)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.hasPrefix("wrote 400 bytes"))
+    }
+}
+
+/// One run of Scripts/interop/lab.py, until ``stop()`` closes its stdin.
+/// Used by one test at a time; the blocking parts run off the concurrency pool.
+final class BumbleLab: @unchecked Sendable {
+    let process = Process()
+    let input = Pipe()
+    let port: Int
+    let address: String
+    let handles: [String: Int]
+    var transport: String { "tcp:127.0.0.1:\(port)" }
+
+    static var interop: URL { AttuneProcess.packageRoot.appendingPathComponent("Scripts/interop") }
+
+    static var pythonAvailable: Bool {
+        ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+            .contains { FileManager.default.isExecutableFile(atPath: "\($0)/python3") } ?? false
+    }
+
+    /// The pinned Bumble in Scripts/interop/.venv, installed once per test process.
+    static let setUp: Result<Void, Failure> = {
+        let setup = Process()
+        setup.executableURL = URL(fileURLWithPath: "/bin/bash")
+        setup.arguments = [interop.appendingPathComponent("setup.sh").path]
+        setup.standardOutput = FileHandle.nullDevice
+        do { try setup.run() } catch { return .failure(Failure(description: "setup.sh: \(error)")) }
+        setup.waitUntilExit()
+        return setup.terminationStatus == 0 ? .success(()) : .failure(Failure(description: "setup.sh exited \(setup.terminationStatus)"))
+    }()
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    let output = Pipe()
+    private var pending = Data()
+
+    /// Starts a lab without blocking the concurrency pool.
+    static func start(role: String = "peripheral") async throws -> BumbleLab {
+        try await offPool { try BumbleLab(role: role) }
+    }
+
+    /// - Parameter role: `peripheral` (the interop database) or `central` (the judge).
+    init(role: String = "peripheral") throws {
+        try Self.setUp.get()
+        process.executableURL = Self.interop.appendingPathComponent(".venv/bin/python")
+        process.arguments = [Self.interop.appendingPathComponent("lab.py").path, "--role", role, "--lifetime", "90"]
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line is `ready`, with the port, the peripheral's address and its handles.
+        let line = Self.nextLine(output, &pending, timeout: 60) ?? ""
+        guard let ready = line.jsonObject, ready["event"] as? String == "ready",
+              let port = (ready["ports"] as? [Int])?.first,
+              let address = (ready["devices"] as? [[String: Any]])?.first?["address"] as? String else {
+            process.terminate()
+            throw Failure(description: "lab.py did not get ready: \(line)")
+        }
+        // A judge (central) lab has no database, so no handles.
+        let handles = (ready["handles"] as? [[String: Int]])?.first ?? [:]
+        (self.port, self.address, self.handles) = (port, address, handles)
+    }
+
+    /// Sends one stdin command and returns the first JSON line with `event` == `until`.
+    func command(_ text: String, until event: String, timeout: Double) -> [String: Any]? {
+        input.fileHandleForWriting.write(Data((text + "\n").utf8))
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, let line = Self.nextLine(output, &pending, timeout: deadline.timeIntervalSinceNow) {
+            if let object = line.jsonObject, object["event"] as? String == event { return object }
+        }
+        return nil
+    }
+
+    private static func nextLine(_ pipe: Pipe, _ pending: inout Data, timeout: Double) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !pending.contains(0x0A) {
+            guard Date() < deadline else { return nil }
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }   // end of file: the lab is gone
+            pending.append(chunk)
+        }
+        let line = pending.prefix { $0 != 0x0A }
+        pending.removeFirst(line.count + 1)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}

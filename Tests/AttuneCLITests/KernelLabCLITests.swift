@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// The CLI on the kernel transport against real kernel Bluetooth: Scripts/kernel-lab.sh
+/// boots Debian's kernel in QEMU with btvirt's hci0 and hci1 and runs
+/// Scripts/kernel-lab-cli.sh there (`attune serve` on hci1; state, scan, discover, read,
+/// subscribe and write on hci0). Skipped, with the reason, only when QEMU cannot run.
+@Suite("attune in the kernel lab", .serialized, .enabled(if: KernelLabCLI.canRun, "QEMU cannot run here (Scripts/kernel-lab.sh --check)"))
+struct KernelLabCLITests {
+    @Test(.timeLimit(.minutes(5)))
+    func commandsOnHci0AgainstServeOnHci1() async throws {
+        let root = AttuneProcess.packageRoot.path
+        let run = try await KernelLabCLI.runOffPool([root + "/Scripts/kernel-lab-cli.sh", AttuneProcess.executable.path])
+        print(run.output)
+        #expect(run.status == 0, "exit status \(run.status)")
+        for check in ["state is poweredOn", "scan finds the peripheral", "discover prints the tree", "read returns the value",
+                      "subscribe prints three notifications", "serve notified the subscriber",
+                      "write needing encryption fails with the ATT error", "write names the error",
+                      "serve printed the read request", "serve saw the central connect"] {
+            #expect(run.output.contains("PASS \(check)"), "no PASS for \(check)")
+        }
+        #expect(run.output.contains("ALL PASSED"))
+    }
+}
+
+enum KernelLabCLI {
+    static var script: String { AttuneProcess.packageRoot.path + "/Scripts/kernel-lab.sh" }
+
+    static var canRun: Bool { (try? run(["--check"]).status) == 0 }
+
+    static func runOffPool(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await offPool { try run(arguments) }
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = arguments
+        process.currentDirectoryURL = AttuneProcess.packageRoot
+        var environment = ProcessInfo.processInfo.environment
+        environment["KERNEL_LAB_TIMEOUT"] = "150"
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
