@@ -100,7 +100,7 @@ struct CommandTests {
         #expect(decode.status == 0)
         let lines = decode.stdoutLines
         #expect(lines.first?.contains("connected to \(Self.demo) (random) as central") == true)
-        #expect(lines.contains { $0.contains("sent     hci0  0x0001  ATT  Read Request handle 0x0012") })
+        #expect(lines.contains { $0.contains("sent     hci0  0x0001  cid 0x0004 ATT  Read Request handle 0x0012") })
         #expect(lines.last?.contains("disconnected, reason 0x16") == true)
         let kernel = try await AttuneProcess.run(["read", Self.demo, "2a19", "--snoop", file])
         #expect(kernel.status == 1)
