@@ -5,3 +5,6 @@
 @_exported import ATT
 @_exported import GATT
 @_exported import HCI
+// `tcp:HOST:PORT`, `unix:PATH`, `serial:PATH[@BAUD]` and `user:hciN`, as the userland host
+// opens them: one type for the CLI, the public API and the host.
+@_exported import enum Transport.H4Endpoint

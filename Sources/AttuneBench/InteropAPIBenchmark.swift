@@ -3,25 +3,15 @@ import Foundation
 
 /// `attune-bench --interop ... --api`: ATT Read latency and Write Without Response
 /// throughput through the public API (CentralManager, Peripheral, our GATT client engine)
-/// over the userland host. Kept apart from ``InteropBenchmark`` because the Attune and
-/// Transport modules both export a type named H4Endpoint.
+/// over the userland host.
 enum InteropAPIBenchmark {
     /// The same figures through the public API: `Peripheral.readValue` and
     /// `writeValue(_:for:type: .withoutResponse)` on our GATT client engine, over the
     /// userland host. The peer is found by address; discovery happens while connecting.
     static func measure(endpoint: String, peer: BluetoothAddress, readHandle: UInt16, writeHandle: UInt16,
                         reads: Int, writes: Int, writeSize: Int, json: Bool) async throws {
-        let transport: BluetoothTransport
-        if endpoint.hasPrefix("tcp:"), let colon = endpoint.lastIndex(of: ":"),
-           let port = UInt16(endpoint[endpoint.index(after: colon)...]) {
-            transport = .h4(.tcp(host: String(endpoint.dropFirst(4)[..<colon]), port: port))
-        } else if endpoint.hasPrefix("unix:") {
-            transport = .h4(.unix(path: String(endpoint.dropFirst(5))))
-        } else if endpoint.hasPrefix("user:") {
-            transport = .userChannel(String(endpoint.dropFirst(5)))
-        } else {
-            transport = .h4(.serial(path: String(endpoint.dropFirst(7))))
-        }
+        let transport: BluetoothTransport = endpoint.hasPrefix("user:")
+            ? .userChannel(String(endpoint.dropFirst(5))) : .h4(try H4Endpoint(parsing: endpoint))
         let central = CentralManager(transport: transport)
         for await state in central.stateUpdates where state == .poweredOn || state == .unsupported { break }
         let peripheral = central.peripheral(address: peer, type: .random)

@@ -21,16 +21,9 @@ enum TransportOption {
             guard isAdapterName(name) else { throw .usage("--transport user:NAME needs an adapter such as hci0") }
             return .userChannel(name)
         }
-        if text.hasPrefix("tcp:") {
-            let rest = text.dropFirst(4)
-            guard let colon = rest.lastIndex(of: ":"), let port = UInt16(rest[rest.index(after: colon)...]),
-                  colon > rest.startIndex else {
-                throw .usage("--transport tcp:HOST:PORT, e.g. tcp:127.0.0.1:9000")
-            }
-            return .h4(.tcp(host: String(rest[..<colon]), port: port))
+        if text.hasPrefix("tcp:") || text.hasPrefix("unix:") || text.hasPrefix("serial:") {
+            do { return .h4(try H4Endpoint(parsing: text)) } catch { throw .usage("--transport: \(error)") }
         }
-        if text.hasPrefix("unix:"), text.count > 5 { return .h4(.unix(path: String(text.dropFirst(5)))) }
-        if text.hasPrefix("serial:"), text.count > 7 { return .h4(.serial(path: String(text.dropFirst(7)))) }
         if isAdapterName(text) { return .kernel(text) }
         throw .usage("unknown transport '\(text)': use hci0, tcp:HOST:PORT, unix:PATH, serial:PATH, user:hci0 or memory")
     }

@@ -25,18 +25,3 @@ public enum BluetoothTransport: Sendable {
         }
     }
 }
-
-/// Where an H4 byte stream comes from.
-public enum H4Endpoint: Hashable, Sendable, CustomStringConvertible {
-    case tcp(host: String, port: UInt16)
-    case unix(path: String)
-    case serial(path: String)
-
-    public var description: String {
-        switch self {
-        case let .tcp(host, port): "tcp:\(host):\(port)"
-        case .unix(let path): "unix:" + path
-        case .serial(let path): "serial:" + path
-        }
-    }
-}
