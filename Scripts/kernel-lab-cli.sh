@@ -17,7 +17,7 @@ out=$(mktemp -d)
 check "state is poweredOn" grep -q "^hci0: poweredOn" "$out/state"
 
 "$A" serve Fixtures/databases/heart-rate.json --name Pulse --transport hci1 --seconds 40 --notify 200 --json \
-    > "$out/serve" 2> "$out/serve.err" &
+    --snoop "$out/serve.btsnoop" > "$out/serve" 2> "$out/serve.err" &
 serve=$!
 sleep 2
 
@@ -27,8 +27,12 @@ check "scan finds the peripheral" grep -q "\"address\":\"$PERIPHERAL\".*\"name\"
 timeout 30 "$A" discover "$PERIPHERAL" --transport hci0 > "$out/discover" 2> "$out/discover.err"
 check "discover prints the tree" grep -q "characteristic 0x0015  2A38 Body Sensor Location  \[read\]" "$out/discover"
 
-timeout 30 "$A" read "$PERIPHERAL" 2a38 --transport hci0 > "$out/read" 2> "$out/read.err"
+timeout 30 "$A" read "$PERIPHERAL" 2a38 --transport hci0 --snoop "$out/read.btsnoop" > "$out/read" 2> "$out/read.err"
 check "read returns the value" grep -qx "01" "$out/read"
+# The kernel owns HCI, so --snoop records the link as a controller would have framed it.
+"$A" decode "$out/read.btsnoop" > "$out/read.decode" 2>&1
+check "read --snoop capture decodes" grep -q "connected to $PERIPHERAL (public) as central" "$out/read.decode"
+check "read --snoop capture holds the read" grep -q "sent .*ATT  Read Request handle 0x0015" "$out/read.decode"
 
 timeout 30 "$A" subscribe "$PERIPHERAL" 2a37 --count 3 --transport hci0 --json > "$out/subscribe" 2> "$out/subscribe.err"
 check "subscribe prints three notifications" test "$(grep -c '"uuid":"2A37"' "$out/subscribe")" = 3
@@ -41,9 +45,11 @@ check "write names the error" grep -q "Insufficient Encryption" "$out/write.err"
 kill "$serve" 2>/dev/null; wait "$serve" 2>/dev/null
 check "serve printed the read request" grep -q '"event":"read".*"value":"01"' "$out/serve"
 check "serve notified the subscriber" grep -q '"event":"notified".*"handle":18' "$out/serve"
+"$A" decode "$out/serve.btsnoop" > "$out/serve.decode" 2>&1
+check "serve --snoop capture holds the read answered" grep -q "sent .*ATT  Read Response" "$out/serve.decode"
 check "serve saw the central connect" grep -q '"event":"connected","ms":[0-9]*,"central":"00:AA:01:00:00:00"' "$out/serve"
 
-for f in state scan scan.err discover.err read.err subscribe subscribe.err write.err serve serve.err; do echo "--- $f"; cat "$out/$f"; done
+for f in state scan scan.err discover.err read.err read.decode serve.decode subscribe subscribe.err write.err serve serve.err; do echo "--- $f"; cat "$out/$f"; done
 rm -rf "$out"
 [ "$failed" = 0 ] && echo "ALL PASSED"
 exit "$failed"

@@ -8,3 +8,6 @@
 // `tcp:HOST:PORT`, `unix:PATH`, `serial:PATH[@BAUD]` and `user:hciN`, as the userland host
 // opens them: one type for the CLI, the public API and the host.
 @_exported import enum Transport.H4Endpoint
+// The capture the managers' `snoop:` option writes, so users open one without importing
+// Capture themselves.
+@_exported import class Capture.SnoopFile

@@ -5,16 +5,16 @@ import Attune
 struct CentralContext {
     let central: CentralManager
     let demo: DemoSession?
+    /// The `--snoop` capture of a non-memory transport (the demo session owns its own).
+    var snoop: SnoopFile? = nil
 
     static func open(_ arguments: Arguments) async throws(CLIError) -> CentralContext {
         if let transport = try TransportOption.parse(arguments.option("transport")) {
-            if arguments.option("snoop") != nil {
-                throw .failure("--snoop records the memory transport only in this build: the \(transport.description) transport does not expose its traffic yet (capture it with btmon instead)")
-            }
             try TransportOption.requireKernel(for: transport)
-            let central = CentralManager(transport: transport)
+            let snoop = try TransportOption.openSnoop(arguments.option("snoop"))
+            let central = CentralManager(transport: transport, snoop: snoop)
             if let cause = await ManagerReadiness.settled({ central.status }).cause { throw .failure(cause.description) }
-            return CentralContext(central: central, demo: nil)
+            return CentralContext(central: central, demo: nil, snoop: snoop)
         }
         let demo = try await DemoSession.start(snoopPath: arguments.option("snoop"))
         Output.status("memory transport: demo peripheral \"\(DemoPeripheral.localName)\" at \(DemoSession.demoAddress)")
@@ -74,5 +74,6 @@ struct CentralContext {
             }
         }
         try await demo?.stop()
+        try TransportOption.checkSnoop(snoop)
     }
 }

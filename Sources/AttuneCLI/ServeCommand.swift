@@ -24,7 +24,9 @@ enum ServeCommand: CLICommand {
                          serial:PATH, user:hci0, or memory (an in-process radio where a
                          built-in central connects, reads and writes every characteristic,
                          subscribes to and unsubscribes from each, then disconnects)
-          --snoop FILE   record the session as btsnoop (memory transport)
+          --snoop FILE   record the session as btsnoop (datalink 1002): every H4 packet on
+                         tcp:, unix:, serial: and user:; on hci0 and memory, the HCI a
+                         controller would have exchanged for each link
           --json         one object per event: {"event": "connected"|"read"|"write"|
                          "subscription"|"written"|"disconnected", "ts", "central", ...}
         """
@@ -59,19 +61,12 @@ enum ServeCommand: CLICommand {
         let parsed = try TransportOption.parse(arguments.option("transport"))
         let radio = parsed == nil ? MemoryRadio() : nil
         let transport = parsed ?? .memory(radio!)
-        var snoop: MemorySnoop?
-        if let path = arguments.option("snoop") {
-            guard let radio else {
-                throw CLIError.failure("--snoop records the memory transport only in this build: the \(transport.description) transport does not expose its traffic yet (capture it with btmon instead)")
-            }
-            do { snoop = try MemorySnoop(path: path) } catch { throw CLIError.failure("--snoop \(path): \(error)") }
-            radio.setTap(snoop!.record)
-        }
         try TransportOption.requireKernel(for: transport)
+        let snoop = try TransportOption.openSnoop(arguments.option("snoop"))
         let manager: PeripheralManager
         let published: [PublishedService]
         do {
-            manager = try PeripheralManager(transport: transport, name: name)
+            manager = try PeripheralManager(transport: transport, name: name, snoop: snoop)
             if let cause = await ManagerReadiness.settled({ manager.status }).cause { throw CLIError.failure(cause.description) }
             published = try await manager.add(contentsOf: definitions)
             try await manager.startAdvertising(localName: name, serviceUUIDs: definitions.filter(\.isPrimary).map(\.uuid))
@@ -122,8 +117,9 @@ enum ServeCommand: CLICommand {
         requests.cancel()
         events.cancel()
         notifier.cancel()
+        // Stop recording before the built-in central's radio outlives this command.
         radio?.setTap(nil)
-        do { try snoop?.finish() } catch { throw CLIError.failure("--snoop: \(error)") }
+        try TransportOption.checkSnoop(snoop)
         return status
     }
 }

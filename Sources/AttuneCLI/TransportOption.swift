@@ -9,8 +9,25 @@ enum TransportOption {
           --transport T  hci0 (default: the first kernel adapter), tcp:HOST:PORT, unix:PATH,
                          serial:PATH, user:hci0, or memory (an in-process radio with the
                          built-in demo peripheral at \(DemoSession.demoAddress), no hardware)
-          --snoop FILE   record the session as btsnoop (memory transport)
+          --snoop FILE   record the session as btsnoop (datalink 1002): every H4 packet on
+                         tcp:, unix:, serial: and user:; on hci0 and memory, the HCI a
+                         controller would have exchanged for each link (the kernel owns HCI)
         """
+
+    /// The `--snoop FILE` capture, opened before the session starts so a bad path fails
+    /// the command at once.
+    static func openSnoop(_ path: String?) throws(CLIError) -> SnoopFile? {
+        guard let path else { return nil }
+        do { return try SnoopFile(path: path) } catch {
+            throw .failure("--snoop \(path): \(error) (check the directory exists and is writable)")
+        }
+    }
+
+    /// Fails the command when the capture stopped early (a full disk), so a short file is
+    /// never mistaken for the whole session.
+    static func checkSnoop(_ snoop: SnoopFile?) throws(CLIError) {
+        if let snoop, let failure = snoop.failure { throw .failure("--snoop \(snoop.path): \(failure)") }
+    }
 
     /// The transport named on the command line; nil for `memory`, which needs a radio.
     static func parse(_ text: String?) throws(CLIError) -> BluetoothTransport? {

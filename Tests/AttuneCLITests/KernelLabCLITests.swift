@@ -16,7 +16,9 @@ struct KernelLabCLITests {
         for check in ["state is poweredOn", "scan finds the peripheral", "discover prints the tree", "read returns the value",
                       "subscribe prints three notifications", "serve notified the subscriber",
                       "write needing encryption fails with the ATT error", "write names the error",
-                      "serve printed the read request", "serve saw the central connect"] {
+                      "serve printed the read request", "serve saw the central connect",
+                      "read --snoop capture decodes", "read --snoop capture holds the read",
+                      "serve --snoop capture holds the read answered"] {
             #expect(run.output.contains("PASS \(check)"), "no PASS for \(check)")
         }
         #expect(run.output.contains("ALL PASSED"))

@@ -11,8 +11,8 @@ struct PublicAPIInteropTests {
     static func uuid(_ n: Int) -> BluetoothUUID { BluetoothUUID("7a7e000\(n)-5d4c-4f8e-9a64-0c3f1e2b6a10")! }
 
     /// A central on the lab's first controller, once it is powered on.
-    static func central(_ lab: InteropLab) async throws -> CentralManager {
-        let central = CentralManager(transport: .h4(.tcp(host: "127.0.0.1", port: UInt16(lab.port(0)))))
+    static func central(_ lab: InteropLab, snoop: SnoopFile? = nil) async throws -> CentralManager {
+        let central = CentralManager(transport: .h4(.tcp(host: "127.0.0.1", port: UInt16(lab.port(0)))), snoop: snoop)
         for await state in central.stateUpdates where state == .poweredOn || state == .unsupported { break }
         try #require(central.state == .poweredOn, "\(central.status)")
         return central
@@ -22,7 +22,10 @@ struct PublicAPIInteropTests {
     func centralAgainstBumblePeripheral() async throws {
         let lab = try await InteropLab.start(role: "peripheral", notifyCount: 3)
         defer { lab.stop() }
-        let central = try await Self.central(lab)
+        // Our own capture of the session, through the managers' `snoop:` option.
+        let capturePath = FileManager.default.temporaryDirectory.appendingPathComponent("api-central-\(UUID().uuidString).btsnoop").path
+        defer { try? FileManager.default.removeItem(atPath: capturePath) }
+        let central = try await Self.central(lab, snoop: try SnoopFile(path: capturePath))
         let name = try #require(lab.ready.device(0, "name"))
 
         var found: Advertisement?
@@ -81,6 +84,14 @@ struct PublicAPIInteropTests {
         #expect(bumbleSide.int("reason") == 0x13)
         // The session's capture, from the peer's host: our decoder and tshark agree on it.
         try await lab.finishAndVerifyCaptures()
+        // And ours, written by `snoop:`: MTU exchange, read, write, write command,
+        // notification, indication and its confirmation, the error response. (Whether
+        // the long procedures need blobs and prepared writes depends on the MTU Bumble
+        // grants, so they are left to the tshark comparison.)
+        try SessionCapture.verifyPublicAPICapture(capturePath, expected: [
+            (true, 0x02), (false, 0x03), (true, 0x0A), (false, 0x0B), (true, 0x12), (false, 0x13),
+            (true, 0x52), (false, 0x1B), (false, 0x1D), (true, 0x1E), (false, 0x01),
+        ])
     }
 
     /// Scans until every named device has been seen, then returns their peripherals.

@@ -26,8 +26,10 @@ struct PublicAPIPeripheralInteropTests {
     func judgeOurPeripheral(mtu: Int) async throws {
         let lab = try await InteropLab.start(role: "central", notifyCount: 3)
         defer { lab.stop() }
+        let capturePath = FileManager.default.temporaryDirectory.appendingPathComponent("api-peripheral-\(UUID().uuidString).btsnoop").path
+        defer { try? FileManager.default.removeItem(atPath: capturePath) }
         let manager = try PeripheralManager(transport: .h4(.tcp(host: "127.0.0.1", port: UInt16(lab.port(0)))),
-                                            name: "AttuneHost")
+                                            name: "AttuneHost", snoop: try SnoopFile(path: capturePath))
         let deadline = ContinuousClock.now + .seconds(10)
         while manager.state != .poweredOn, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         try #require(manager.state == .poweredOn, "\(manager.status)")
@@ -67,5 +69,10 @@ struct PublicAPIPeripheralInteropTests {
         }
         #expect(cells["mtu"]?.detail.contains("\(mtu)") == true, "\(cells["mtu"]?.detail ?? "")")
         try await lab.finishAndVerifyCaptures()
+        // Our side's capture through `snoop:`: reads answered, the error response sent,
+        // notifications and indications sent, and confirmed.
+        try SessionCapture.verifyPublicAPICapture(capturePath, expected: [
+            (false, 0x0A), (true, 0x0B), (true, 0x01), (true, 0x1B), (true, 0x1D), (false, 0x1E),
+        ])
     }
 }

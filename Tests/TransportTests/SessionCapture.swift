@@ -1,6 +1,7 @@
 import Capture
 import Foundation
 import HCI
+import Testing
 
 /// What a session capture holds, read back by our own Capture module and by tshark.
 struct SessionCapture {
@@ -44,6 +45,26 @@ struct SessionCapture {
             guard columns.count == 2, let direction = UInt8(columns[0].dropFirst(2), radix: 16),
                   let opcode = UInt8(columns[1].dropFirst(2), radix: 16) else { return nil }
             return (direction == 0, opcode)
+        }
+    }
+}
+
+extension SessionCapture {
+    /// Checks the capture a public-API session wrote through `snoop:` on the userland
+    /// host: it starts with our HCI_Reset, holds each ATT opcode `expected` names in its
+    /// direction, and tshark (when installed) reads the same ATT PDUs in the same order.
+    static func verifyPublicAPICapture(_ path: String, expected: [(sent: Bool, opcode: UInt8)],
+                                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let capture = try SessionCapture(path: path)
+        #expect(capture.firstRecordIsSentCommand, "capture starts with HCI_Reset, sent", sourceLocation: sourceLocation)
+        for pdu in expected {
+            #expect(capture.attune.contains { $0 == pdu }, "ATT opcode \(pdu.opcode) \(pdu.sent ? "sent" : "received") recorded",
+                    sourceLocation: sourceLocation)
+        }
+        if let tshark = capture.tshark {
+            #expect(!tshark.isEmpty, "tshark sees ATT", sourceLocation: sourceLocation)
+            #expect(tshark.map { "\($0.sent):\($0.opcode)" } == capture.attune.map { "\($0.sent):\($0.opcode)" },
+                    "tshark and attune agree", sourceLocation: sourceLocation)
         }
     }
 }

@@ -22,10 +22,20 @@ public final class CentralManager: Sendable {
 
     /// Opens a central on `transport`, remembering peripherals in `store` (in memory
     /// unless given; pass a ``FileStore`` to survive restarts).
-    public init(transport: BluetoothTransport = .default, store: any Store = InMemoryStore()) {
+    ///
+    /// - Parameter snoop: a btsnoop capture (datalink 1002) of the session, which tshark,
+    ///   btmon and `attune decode` read. Over the userland host it holds every H4 packet
+    ///   in both directions; the kernel owns HCI, so over it (and over a ``MemoryRadio``)
+    ///   each link is recorded as the HCI a controller would have exchanged: LE Connection
+    ///   Complete, its ATT PDUs as ACL-framed L2CAP, Disconnection Complete.
+    ///
+    /// ```swift
+    /// let central = CentralManager(transport: .h4(endpoint), snoop: try SnoopFile(path: "session.btsnoop"))
+    /// ```
+    public init(transport: BluetoothTransport = .default, store: any Store = InMemoryStore(), snoop: SnoopFile? = nil) {
         self.transport = transport
         self.store = store
-        backend = transport.makeBackend()
+        backend = transport.makeBackend(snoop: snoop)
     }
 
     /// Whether the controller is usable, like `CBCentralManager.state`.

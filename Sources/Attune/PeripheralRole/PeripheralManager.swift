@@ -32,9 +32,14 @@ public actor PeripheralManager {
     /// Opens a peripheral manager on `transport`. The database starts with the GAP
     /// service (Device Name `name`, Appearance) and the GATT service (Service Changed,
     /// Client Supported Features, Database Hash, Server Supported Features).
-    public init(transport: BluetoothTransport = .default, name: String = "Attune", appearance: UInt16 = 0) throws(AttuneError) {
+    ///
+    /// - Parameter snoop: a btsnoop capture of the session, as for
+    ///   ``CentralManager/init(transport:store:snoop:)``. (A ``MemoryRadio`` records all
+    ///   its links from the central's side, whichever manager opened the capture.)
+    public init(transport: BluetoothTransport = .default, name: String = "Attune", appearance: UInt16 = 0,
+                snoop: SnoopFile? = nil) throws(AttuneError) {
         self.transport = transport
-        backend = transport.makeBackend()
+        backend = transport.makeBackend(snoop: snoop)
         (requests, requestContinuation) = AsyncStream.makeStream(of: ATTRequest.self, bufferingPolicy: .bufferingNewest(4096))
         let gap = ServiceDefinition(BluetoothUUID(0x1800), characteristics: [
             CharacteristicDefinition(BluetoothUUID(0x2A00), properties: [.read], value: Array(name.utf8)),

@@ -1,6 +1,8 @@
+import Capture
 import Foundation
 import HCI
 import Synchronization
+import class Transport.BTSnoopRecorder
 import class Transport.UserlandHost
 
 /// Attune's own userland host (``UserlandHost``: HCI and L2CAP over an H4 stream or the
@@ -24,8 +26,10 @@ final class UserlandController: ControllerBackend {
     private let host: UserlandHost?
     private let state: Mutex<State>
 
-    /// - Parameter endpoint: `tcp:HOST:PORT`, `unix:PATH`, `serial:PATH` or `user:hciN`.
-    init(endpoint text: String) {
+    /// - Parameters:
+    ///   - endpoint: `tcp:HOST:PORT`, `unix:PATH`, `serial:PATH` or `user:hciN`.
+    ///   - snoop: records every H4 packet in both directions, through the host's recorder.
+    init(endpoint text: String, snoop: SnoopFile? = nil) {
         // A static random address (two top bits set), new per controller: emulated
         // controllers route on it, and it needs no public address from the controller.
         var bytes = (0..<6).map { _ in UInt8.random(in: 0...255) }
@@ -36,7 +40,7 @@ final class UserlandController: ControllerBackend {
         do {
             opened = try UserlandHost(endpoint: try .init(parsing: text),
                                       configuration: HostConfiguration(randomAddress: address),
-                                      routesATTToChannels: true)
+                                      recorder: snoop.map(BTSnoopRecorder.init(file:)), routesATTToChannels: true)
         } catch {
             failure = "\(error)"
         }

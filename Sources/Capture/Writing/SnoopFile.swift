@@ -37,13 +37,18 @@ public final class SnoopFile: Sendable {
     /// Records one HCI packet (without its H4 indicator).
     public func record(_ type: H4PacketType, _ direction: CaptureDirection, _ packet: ArraySlice<UInt8>,
                        controller: UInt16 = 0, at timestamp: Int64? = nil) {
-        let record = CaptureRecord(kind: .hci(type), direction: direction, controller: controller,
-                                   timestamp: timestamp ?? Self.now(), payload: packet)
+        write([CaptureRecord(kind: .hci(type), direction: direction, controller: controller,
+                             timestamp: timestamp ?? Self.now(), payload: packet)])
+    }
+
+    /// Records whole records in order, as one step: another task's records never land
+    /// between them (the fragments of one synthesized ACL frame stay together).
+    public func write(_ records: [CaptureRecord]) {
         state.withLock { state in
             guard state.failure == nil else { return }
             do throws(CaptureError) {
-                try state.writer.write(record)
-                // Flush per record so a crash or kill keeps everything up to it.
+                for record in records { try state.writer.write(record) }
+                // Flush per call so a crash or kill keeps everything up to it.
                 _ = try state.writer.finish()
             } catch {
                 state.failure = error

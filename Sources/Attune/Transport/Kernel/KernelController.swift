@@ -1,3 +1,4 @@
+import Capture
 import Synchronization
 import class Transport.KernelLEAdvertiser
 import class Transport.KernelLEScanner
@@ -20,11 +21,26 @@ final class KernelController: ControllerBackend {
         var scanners: [Int: Task<Void, Never>] = [:]
         var nextToken = 1
         var advertising: (advertiser: KernelLEAdvertiser, listener: L2CAPATTListener, task: Task<Void, Never>)?
+        /// The next connection handle a capture shows: the kernel does not tell its own.
+        var nextHandle: UInt16 = 1
     }
     private let state = Mutex(State())
+    /// Where links record their traffic (`snoop:`), if anywhere.
+    private let snoop: SnoopFile?
 
-    init(adapter: String) {
+    init(adapter: String, snoop: SnoopFile? = nil) {
         self.adapter = adapter
+        self.snoop = snoop
+    }
+
+    /// The link as the engines see it: recorded when a capture is open.
+    private func recorded(_ link: KernelATTLink, isCentral: Bool) -> any ATTLink {
+        guard let snoop else { return link }
+        let handle = state.withLock { s -> UInt16 in
+            defer { s.nextHandle = s.nextHandle == 0x0EFF ? 1 : s.nextHandle + 1 }
+            return s.nextHandle
+        }
+        return SnoopedATTLink(link, file: snoop, handle: handle, isCentral: isCentral)
     }
 
     /// The adapter as the kernel lists it, or why it cannot be used.
@@ -115,7 +131,7 @@ final class KernelController: ControllerBackend {
             let socket = try await L2CAPATTSocket.connect(to: address,
                                                           type: type == .random ? LEAddressType.random : .public,
                                                           timeout: .seconds(3600))
-            return KernelATTLink(socket: socket, peerAddress: address, peerAddressType: type)
+            return recorded(KernelATTLink(socket: socket, peerAddress: address, peerAddressType: type), isCentral: true)
         } catch is CancellationError {
             throw .cancelled
         } catch let error as KernelTransportError {
@@ -147,8 +163,9 @@ final class KernelController: ControllerBackend {
                 while !Task.isCancelled {
                     let socket = try await listener.accept()
                     let peer = socket.peer.address
-                    accept(KernelATTLink(socket: socket, peerAddress: peer,
-                                         peerAddressType: socket.peer.addressType == .random ? .random : .public))
+                    accept(self.recorded(KernelATTLink(socket: socket, peerAddress: peer,
+                                                       peerAddressType: socket.peer.addressType == .random ? .random : .public),
+                                         isCentral: false))
                     // Legacy advertising stops once connected; a peripheral keeps advertising.
                     try? await advertiser.setEnabled(true)
                 }
