@@ -21,13 +21,15 @@ struct KernelLabProbe {
             await bluezPeerScenario(log: log)
         case "gatt":
             await gattScenario(log: log)
+        case "peer-close":
+            await peerCloseScenario(log: log)
         case "coexist":
             await coexistence(log: log)
         case "att":
             let roundTrips = arguments.dropFirst().first.flatMap { Int($0) } ?? 200
             await attScenario(log: log, roundTrips: roundTrips)
         default:
-            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | coexist")
+            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | peer-close | coexist")
             exit(2)
         }
         print(log.failures == 0 ? "ALL PASSED" : "\(log.failures) FAILED")

@@ -35,11 +35,21 @@ struct KernelLabTests {
         #expect(decoded.output.contains("Read Request"))
     }
 
-    /// Both GATT engines over kernel sockets: our client on hci0, our server on hci1.
+    /// Both GATT engines over kernel sockets: our client on hci0, our server on
+    /// hci1. Then, in the same boot (each boot costs seconds of the stage's
+    /// budget), the peer closes mid-procedure under the public API.
     @Test func gattClientAgainstGATTServerOverKernelSockets() async {
-        let run = await KernelLabRunner.run([KernelLabRunner.buildDirectory + "/KernelLabProbe", "gatt"])
+        let probe = KernelLabRunner.quote(KernelLabRunner.buildDirectory + "/KernelLabProbe")
+        let run = await KernelLabRunner.run(["sh", "-c", "\(probe) gatt; g=$?; \(probe) peer-close; p=$?; echo \"exit gatt $g peer-close $p\"; exit $((g | p))"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
+        #expect(run.output.contains("exit gatt 0 peer-close 0"))
+        // The read fails with peripheralDisconnected and the HCI reason; the
+        // process lives on to close its socket and list the adapters again.
+        for check in ["connect and discover", "read fails", "peer saw the Read Request and closed", "state", "process survives"] {
+            #expect(run.output.contains("PASS peer close: \(check)"), "no PASS for peer close: \(check)")
+        }
+        #expect(run.output.contains("peripheralDisconnected(remote user terminated connection (HCI 0x13))"))
         for check in ["exchange MTU", "discover database", "read", "long write", "long read", "write",
                       "write without response", "read after writes", "subscribe notify", "notification",
                       "subscribe indicate", "indication", "read after indication", "read round trips"] {
