@@ -21,6 +21,12 @@ struct KernelLabProbe {
             await bluezPeerScenario(log: log)
         case "gatt":
             await gattScenario(log: log)
+        case "calibrate":
+            calibrate(log: log)
+        case "bench":
+            let reads = arguments.dropFirst().first.flatMap { Int($0) } ?? 200
+            let tool = arguments.dropFirst(2).first ?? ".lab/bluez/btgatt-client"
+            await benchScenario(log: log, reads: reads, bluezClient: tool)
         case "peer-close":
             await peerCloseScenario(log: log)
         case "coexist":
@@ -29,7 +35,7 @@ struct KernelLabProbe {
             let roundTrips = arguments.dropFirst().first.flatMap { Int($0) } ?? 200
             await attScenario(log: log, roundTrips: roundTrips)
         default:
-            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | peer-close | coexist")
+            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | peer-close | bench [reads] [btgatt-client] | calibrate | coexist")
             exit(2)
         }
         print(log.failures == 0 ? "ALL PASSED" : "\(log.failures) FAILED")
