@@ -38,7 +38,7 @@ let package = Package(
         .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "ATT", "GATT", "HCI", "Capture", "Transport"]),
         .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "CAllocCounter"]),
         // Runs inside the kernel lab VM (Scripts/kernel-lab.sh): our central on hci0 against our peripheral on hci1.
-        .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT"]),
+        .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT", "Attune"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT"], resources: []),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),

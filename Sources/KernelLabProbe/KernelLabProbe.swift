@@ -21,13 +21,21 @@ struct KernelLabProbe {
             await bluezPeerScenario(log: log)
         case "gatt":
             await gattScenario(log: log)
+        case "calibrate":
+            calibrate(log: log)
+        case "bench":
+            let reads = arguments.dropFirst().first.flatMap { Int($0) } ?? 200
+            let tool = arguments.dropFirst(2).first ?? ".lab/bluez/btgatt-client"
+            await benchScenario(log: log, reads: reads, bluezClient: tool)
+        case "peer-close":
+            await peerCloseScenario(log: log)
         case "coexist":
             await coexistence(log: log)
         case "att":
             let roundTrips = arguments.dropFirst().first.flatMap { Int($0) } ?? 200
             await attScenario(log: log, roundTrips: roundTrips)
         default:
-            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | coexist")
+            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | peer-close | bench [reads] [btgatt-client] | calibrate | coexist")
             exit(2)
         }
         print(log.failures == 0 ? "ALL PASSED" : "\(log.failures) FAILED")

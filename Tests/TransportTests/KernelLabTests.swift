@@ -35,11 +35,21 @@ struct KernelLabTests {
         #expect(decoded.output.contains("Read Request"))
     }
 
-    /// Both GATT engines over kernel sockets: our client on hci0, our server on hci1.
+    /// Both GATT engines over kernel sockets: our client on hci0, our server on
+    /// hci1. Then, in the same boot (each boot costs seconds of the stage's
+    /// budget), the peer closes mid-procedure under the public API.
     @Test func gattClientAgainstGATTServerOverKernelSockets() async {
-        let run = await KernelLabRunner.run([KernelLabRunner.buildDirectory + "/KernelLabProbe", "gatt"])
+        let probe = KernelLabRunner.quote(KernelLabRunner.buildDirectory + "/KernelLabProbe")
+        let run = await KernelLabRunner.run(["sh", "-c", "\(probe) gatt; g=$?; \(probe) peer-close; p=$?; echo \"exit gatt $g peer-close $p\"; exit $((g | p))"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
+        #expect(run.output.contains("exit gatt 0 peer-close 0"))
+        // The read fails with peripheralDisconnected and the HCI reason; the
+        // process lives on to close its socket and list the adapters again.
+        for check in ["connect and discover", "read fails", "peer saw the Read Request and closed", "state", "process survives"] {
+            #expect(run.output.contains("PASS peer close: \(check)"), "no PASS for peer close: \(check)")
+        }
+        #expect(run.output.contains("peripheralDisconnected(remote user terminated connection (HCI 0x13))"))
         for check in ["exchange MTU", "discover database", "read", "long write", "long read", "write",
                       "write without response", "read after writes", "subscribe notify", "notification",
                       "subscribe indicate", "indication", "read after indication", "read round trips"] {
@@ -49,20 +59,36 @@ struct KernelLabTests {
     }
 
     /// Our GATT client against an independent peer: BlueZ's btgatt-server,
-    /// built from Debian's bluez-source by Scripts/build-bluez-peer.sh.
+    /// built from Debian's bluez-source by Scripts/build-bluez-peer.sh. In the
+    /// same boot, the read benchmark: our client and BlueZ's btgatt-client
+    /// against our server (Scripts/kernel-bench.sh runs it from a release build).
     @Test func gattClientAgainstBlueZsBtgattServer() async {
         let build = await KernelLabRunner.shell("\(KernelLabRunner.quote(KernelLabRunner.packageRoot))/Scripts/build-bluez-peer.sh")
         #expect(build.status == 0, "\(build.output)")
-        guard build.status == 0, let server = build.output.split(separator: "\n").last.map(String.init) else { return }
-        let probe = KernelLabRunner.buildDirectory + "/KernelLabProbe"
-        // btgatt-server needs a pipe on stdin; the second lets it bind before we connect.
-        let run = await KernelLabRunner.run(["sh", "-c", "sleep 1d | \(KernelLabRunner.quote(server)) -i hci1 -r >/dev/null 2>&1 & sleep 1; exec \(KernelLabRunner.quote(probe)) bluez-peer"])
+        // The script prints btgatt-client's path, then btgatt-server's.
+        let paths = build.output.split(separator: "\n").suffix(2).map(String.init)
+        guard build.status == 0, paths.count == 2 else { return }
+        let (client, server) = (KernelLabRunner.quote(paths[0]), KernelLabRunner.quote(paths[1]))
+        let probe = KernelLabRunner.quote(KernelLabRunner.buildDirectory + "/KernelLabProbe")
+        // The benchmark goes first: it returns only once its links are down,
+        // so btgatt-server then gets a link of its own. btgatt-server needs a
+        // pipe on stdin; the second lets it bind before we connect.
+        let run = await KernelLabRunner.run(["sh", "-c", """
+            \(probe) bench 200 \(client); e=$?
+            sleep 1d | \(server) -i hci1 -r >/dev/null 2>&1 & sleep 1
+            \(probe) bluez-peer; b=$?
+            echo "exit bluez-peer $b bench $e"; exit $((b | e))
+            """])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
+        #expect(run.output.contains("exit bluez-peer 0 bench 0"))
         for check in ["exchange MTU", "discover database", "read device name", "long write refused by BlueZ",
                       "write device name", "read device name back", "write control point", "subscribe heart rate",
                       "heart rate notification", "unsubscribe"] {
             #expect(run.output.contains("PASS bluez: \(check):"), "no PASS for bluez: \(check)")
+        }
+        for check in ["attune read: 200 reads", "btgatt-client read: 200 reads", "btgatt-client pipe overhead: 200 refused commands"] {
+            #expect(run.output.contains("PASS bench: \(check)"), "no PASS for bench: \(check)")
         }
     }
 

@@ -128,6 +128,15 @@ public struct Advertisement: Hashable, Sendable {
                   reportedTXPower: report.txPower == 127 ? nil : Int(report.txPower))
     }
 
+    /// From a whole report in the extended shape (a legacy report mapped, or an
+    /// extended chain joined), as the userland host and the kernel scanner deliver them.
+    public init(_ report: AdvertisingReport) {
+        self.init(address: report.address, addressType: BluetoothAddressType(rawValue: report.addressType),
+                  rssi: report.rssi == 127 ? nil : Int(report.rssi), data: AdvertisingData(decoding: report.data[...]),
+                  isConnectable: report.isConnectable, isScannable: report.eventType & 0x0002 != 0,
+                  isScanResponse: report.isScanResponse)
+    }
+
     /// Folds a scan response (or a later advertisement) from the same device in: fields
     /// it carries fill in or replace ours; connectability stays that of the advertisement.
     public mutating func merge(scanResponse other: Advertisement) {

@@ -67,11 +67,7 @@ final class UserlandController: ControllerBackend {
         for await event in host.events {
             switch event {
             case .advertisingReport(let report):
-                let advertisement = Advertisement(
-                    address: report.address, addressType: BluetoothAddressType(rawValue: report.addressType),
-                    rssi: report.rssi == 127 ? nil : Int(report.rssi), data: AdvertisingData(decoding: report.data[...]),
-                    isConnectable: report.isConnectable, isScannable: report.eventType & 0x0002 != 0,
-                    isScanResponse: report.isScanResponse)
+                let advertisement = Advertisement(report)
                 for scanner in state.withLock({ Array($0.scanners.values) }) { scanner(advertisement) }
             case .connected(let info) where info.role == .peripheral:
                 if let accept = state.withLock({ $0.acceptor }), let channel = host.attChannel(for: info.handle) {

@@ -5,20 +5,22 @@
 /// Memory is bounded: at most ``maximumChains`` chains are open, and a chain longer than
 /// ``maximumDataLength`` (the most extended advertising can carry) is cut and delivered
 /// as truncated.
-struct ExtendedReportAssembler: Sendable {
+public struct ExtendedReportAssembler: Sendable {
     struct Key: Hashable, Sendable {
         var address: BluetoothAddress
         var addressType: UInt8
         var sid: UInt8
     }
 
-    static let maximumDataLength = 1650
-    static let maximumChains = 16
+    public static let maximumDataLength = 1650
+    public static let maximumChains = 16
     private var chains: [Key: [UInt8]] = [:]
+
+    public init() {}
 
     /// Feeds one report; returns the report to deliver, with the chain's whole data, or nil
     /// while the chain goes on.
-    mutating func receive(_ report: LEExtendedAdvertisingReport) -> AdvertisingReport? {
+    public mutating func receive(_ report: LEExtendedAdvertisingReport) -> AdvertisingReport? {
         let key = Key(address: report.address, addressType: report.addressType, sid: report.advertisingSID)
         var data = chains.removeValue(forKey: key) ?? []
         data.append(contentsOf: report.data)
@@ -37,5 +39,5 @@ struct ExtendedReportAssembler: Sendable {
     }
 
     /// Forgets every open chain, e.g. when scanning stops.
-    mutating func reset() { chains = [:] }
+    public mutating func reset() { chains = [:] }
 }

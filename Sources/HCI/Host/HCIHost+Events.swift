@@ -25,10 +25,7 @@ extension HCIHost {
             connectionComplete(event)
         case .leAdvertisingReport(let reports):
             for report in reports {
-                actions.append(.deliver(.advertisingReport(AdvertisingReport(
-                    address: report.address, addressType: report.addressType.rawValue,
-                    eventType: Self.extendedEventType(legacy: report.eventType), rssi: report.rssi,
-                    data: Array(report.data)))))
+                actions.append(.deliver(.advertisingReport(AdvertisingReport(legacy: report))))
             }
         case .leExtendedAdvertisingReport(let reports):
             for report in reports {

@@ -1,4 +1,5 @@
 import HCI
+import Synchronization
 
 /// LE scanning through raw HCI sockets on one adapter: legacy scan commands
 /// on one socket, advertising reports read from another.
@@ -10,6 +11,8 @@ public final class KernelLEScanner: Sendable {
     public let adapterIndex: UInt16
     private let commands: HCISocket
     private let events: HCISocket
+    /// Chains of extended reports still being joined.
+    private let assembler = Mutex(ExtendedReportAssembler())
 
     public init(adapterIndex: UInt16, loop: KernelEventLoop? = nil) throws {
         self.adapterIndex = adapterIndex
@@ -33,9 +36,10 @@ public final class KernelLEScanner: Sendable {
         _ = try await commands.command(Self.setScanEnable, parameters: [1, filterDuplicates ? 1 : 0])
     }
 
-    /// Disables scanning.
+    /// Disables scanning, and forgets extended chains left half joined.
     public func stop() async throws {
         _ = try await commands.command(Self.setScanEnable, parameters: [0, 0])
+        assembler.withLock { $0.reset() }
     }
 
     /// The reports of the next advertising report event, decoded by the HCI
@@ -43,6 +47,27 @@ public final class KernelLEScanner: Sendable {
     public func nextReports(timeout: Duration? = nil) async throws -> [LEAdvertisingReport] {
         while true {
             if case .leAdvertisingReport(let reports) = try await events.nextEvent(timeout: timeout) { return reports }
+        }
+    }
+
+    /// The next reports of either kind, in the extended shape: legacy reports,
+    /// and extended ones (which arrive when the kernel or another host on the
+    /// controller scans with the extended commands) with chained data joined.
+    /// Malformed events are skipped.
+    public func nextAdvertisingReports(timeout: Duration? = nil) async throws -> [AdvertisingReport] {
+        while true {
+            let event = try await events.nextEvent(timeout: timeout)
+            let reports = assembler.withLock { Self.advertisingReports(in: event, assembler: &$0) }
+            if !reports.isEmpty { return reports }
+        }
+    }
+
+    /// The whole reports one event completes; sans-I/O, for tests.
+    static func advertisingReports(in event: HCIEvent, assembler: inout ExtendedReportAssembler) -> [AdvertisingReport] {
+        switch event {
+        case .leAdvertisingReport(let reports): reports.map { AdvertisingReport(legacy: $0) }
+        case .leExtendedAdvertisingReport(let reports): reports.compactMap { assembler.receive($0) }
+        default: []
         }
     }
 

@@ -102,13 +102,10 @@ final class KernelController: ControllerBackend {
             do {
                 // Duplicates are filtered above the controller, per scan.
                 try await scanner.start(filterDuplicates: false)
-                for try await r in scanner.reports {
-                    let address = r.address
-                    report(Advertisement(address: address, addressType: r.addressType.isPublic ? .public : .random,
-                                         rssi: r.rssi == 127 ? nil : Int(r.rssi), data: AdvertisingData(decoding: r.data[...]),
-                                         isConnectable: r.eventType == 0 || r.eventType == 1,
-                                         isScannable: r.eventType == 0 || r.eventType == 2 || r.eventType == 4,
-                                         isScanResponse: r.eventType == 4))
+                // Legacy and extended reports alike: the kernel (or another host on the
+                // controller) may scan with the extended commands while we listen.
+                while !Task.isCancelled {
+                    for r in try await scanner.nextAdvertisingReports() { report(Advertisement(r)) }
                 }
             } catch {}
             try? await scanner.stop()
