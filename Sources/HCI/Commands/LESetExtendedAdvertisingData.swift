@@ -1,30 +1,14 @@
 /// HCI_LE_Set_Extended_Advertising_Data (Vol 4 Part E §7.8.54), one fragment at a time.
 public struct LESetExtendedAdvertisingData: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0037)
-    /// The most data one command can carry: 255 parameter bytes minus the 4-byte header.
-    public static let maximumFragmentLength = 251
-
-    public var advertisingHandle: UInt8
-    /// 0x00 intermediate, 0x01 first, 0x02 last, 0x03 complete, 0x04 unchanged (new DID).
-    public var operation: UInt8
-    /// 0x01: the controller should not fragment further.
-    public var fragmentPreference: UInt8
-    public var data: [UInt8]
+    public var fragment: ExtendedDataFragment
 
     /// Returns nil when `data` does not fit one command.
     public init?(advertisingHandle: UInt8 = 0, operation: UInt8 = 0x03, fragmentPreference: UInt8 = 0x01, data: [UInt8]) {
-        guard data.count <= Self.maximumFragmentLength else { return nil }
-        self.advertisingHandle = advertisingHandle
-        self.operation = operation
-        self.fragmentPreference = fragmentPreference
-        self.data = data
+        guard let f = ExtendedDataFragment(advertisingHandle: advertisingHandle, operation: operation,
+                                           fragmentPreference: fragmentPreference, data: data) else { return nil }
+        fragment = f
     }
 
-    public func encodeParameters(into buffer: inout [UInt8]) {
-        buffer.append(advertisingHandle)
-        buffer.append(operation)
-        buffer.append(fragmentPreference)
-        buffer.append(UInt8(data.count))
-        buffer.append(contentsOf: data)
-    }
+    public func encodeParameters(into buffer: inout [UInt8]) { fragment.encode(into: &buffer) }
 }
