@@ -258,20 +258,11 @@ extension Peripheral {
     // MARK: Time
 
     func schedule(_ time: MonotonicTime) {
-        if let current = timerDeadline, current <= time, timerTask != nil { return }
-        timerTask?.cancel()
-        timerDeadline = time
-        let instant = clock.instant(time)
-        timerTask = Task {
-            try? await Task.sleep(until: instant, clock: .continuous)
-            if Task.isCancelled { return }
-            self.fire()
-        }
+        timer.schedule(time, at: clock.instant(time)) { [self] in await fire() }
     }
 
     private func fire() {
-        timerTask = nil
-        timerDeadline = nil
+        timer.fired()
         let now = self.now
         run(lifecycle.tick(at: now))
         if connection != nil { apply(connection!.tick(at: now)) }

@@ -49,8 +49,7 @@ public actor Peripheral {
     var listeners: [AttributeHandle: [Int: AsyncThrowingStream<[UInt8], any Error>.Continuation]] = [:]
     var nextListener = 0
 
-    var timerTask: Task<Void, Never>?
-    var timerDeadline: MonotonicTime?
+    var timer = DeadlineTimer()
 
     init(address: BluetoothAddress, type: BluetoothAddressType, name: String?, record: PeripheralRecord?,
          backend: any ControllerBackend, store: any Store, clock: MonotonicClock) {

@@ -149,20 +149,11 @@ extension PeripheralManager {
     // MARK: Time
 
     func schedule(_ time: MonotonicTime) {
-        if let current = timerDeadline, current <= time, timerTask != nil { return }
-        timerTask?.cancel()
-        timerDeadline = time
-        let instant = clock.instant(time)
-        timerTask = Task {
-            try? await Task.sleep(until: instant, clock: .continuous)
-            if Task.isCancelled { return }
-            self.fire()
-        }
+        timer.schedule(time, at: clock.instant(time)) { [self] in await fire() }
     }
 
     private func fire() {
-        timerTask = nil
-        timerDeadline = nil
+        timer.fired()
         var out = GATTServerOutput()
         server.tick(at: now, into: &out)
         flush(out)

@@ -26,8 +26,7 @@ public actor PeripheralManager {
     let requestContinuation: AsyncStream<ATTRequest>.Continuation
     let eventBroadcast = Broadcast<PeripheralManagerEvent>()
 
-    var timerTask: Task<Void, Never>?
-    var timerDeadline: MonotonicTime?
+    var timer = DeadlineTimer()
 
     /// Opens a peripheral manager on `transport`. The database starts with the GAP
     /// service (Device Name `name`, Appearance) and the GATT service (Service Changed,
