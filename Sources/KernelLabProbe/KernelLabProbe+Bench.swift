@@ -14,25 +14,9 @@ extension KernelLabProbe {
     /// wake-ups; a command it refuses without touching the link ("read-value
     /// 0") measures that overhead, printed beside it.
     static func benchScenario(log: ProbeLog, reads: Int, bluezClient: String) async {
-        guard let adapters = try? KernelAdapter.list(),
-              let central = adapters.first(where: { $0.index == 0 }), let peripheral = adapters.first(where: { $0.index == 1 }) else {
-            log.fail("bench: adapters", "need hci0 and hci1")
-            return
-        }
-        let listener: L2CAPATTListener
-        let advertiser: KernelLEAdvertiser
-        do {
-            listener = try L2CAPATTListener(address: peripheral.address)
-            advertiser = try KernelLEAdvertiser(adapterIndex: peripheral.index)
-            try await advertiser.start(data: [0x02, 0x01, 0x06])
-        } catch {
-            log.fail("bench: advertise", "\(error)")
-            return
-        }
-        defer {
-            listener.close()
-            advertiser.close()
-        }
+        guard let lab = await LabPeripheral.start(log: log, scenario: "bench") else { return }
+        defer { lab.close() }
+        let (central, peripheral, listener, advertiser) = (lab.central, lab.peripheral, lab.listener, lab.advertiser)
         guard let handle = await benchOurClient(log: log, reads: reads, listener: listener, central: central, peripheral: peripheral) else {
             return
         }

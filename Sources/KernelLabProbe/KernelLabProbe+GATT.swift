@@ -8,25 +8,9 @@ extension KernelLabProbe {
     /// over kernel L2CAP ATT sockets: MTU, discovery, read, long read, write,
     /// long write, write without response, notify and indicate.
     static func gattScenario(log: ProbeLog) async {
-        guard let adapters = try? KernelAdapter.list(),
-              let central = adapters.first(where: { $0.index == 0 }), let peripheral = adapters.first(where: { $0.index == 1 }) else {
-            log.fail("gatt: adapters", "need hci0 and hci1")
-            return
-        }
-        let listener: L2CAPATTListener
-        let advertiser: KernelLEAdvertiser
-        do {
-            listener = try L2CAPATTListener(address: peripheral.address)
-            advertiser = try KernelLEAdvertiser(adapterIndex: peripheral.index)
-            try await advertiser.start(data: [0x02, 0x01, 0x06])
-        } catch {
-            log.fail("gatt: advertise", "\(error)")
-            return
-        }
-        defer {
-            listener.close()
-            advertiser.close()
-        }
+        guard let lab = await LabPeripheral.start(log: log, scenario: "gatt") else { return }
+        defer { lab.close() }
+        let (central, peripheral, listener) = (lab.central, lab.peripheral, lab.listener)
         async let accepted = listener.accept()
         let socket: L2CAPATTSocket
         let serverSocket: L2CAPATTSocket

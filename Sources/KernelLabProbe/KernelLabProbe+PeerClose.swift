@@ -14,20 +14,8 @@ extension KernelLabProbe {
     /// with `peripheralDisconnected` carrying the HCI reason, and the process
     /// must live on (it closes its own socket afterwards and keeps working).
     static func peerCloseScenario(log: ProbeLog) async {
-        guard let adapters = try? KernelAdapter.list(), let peripheral = adapters.first(where: { $0.index == 1 }) else {
-            log.fail("peer close: adapters", "need hci1")
-            return
-        }
-        let listener: L2CAPATTListener
-        let advertiser: KernelLEAdvertiser
-        do {
-            listener = try L2CAPATTListener(address: peripheral.address)
-            advertiser = try KernelLEAdvertiser(adapterIndex: peripheral.index)
-            try await advertiser.start(data: [0x02, 0x01, 0x06])
-        } catch {
-            log.fail("peer close: advertise", "\(error)")
-            return
-        }
+        guard let lab = await LabPeripheral.start(log: log, scenario: "peer close") else { return }
+        let (peripheral, listener) = (lab.peripheral, lab.listener)
         let peer = Task { () -> Bool in
             guard let socket = try? await listener.accept() else { return false }
             return await KernelGATTServer.serveUntilRead(socket)
@@ -83,8 +71,7 @@ extension KernelLabProbe {
         let after = (try? KernelAdapter.list())?.count ?? 0
         after == 2 ? log.pass("peer close: process survives", "\(after) adapters listed afterwards")
             : log.fail("peer close: process survives", "\(after) adapters")
-        listener.close()
-        advertiser.close()
+        lab.close()
     }
 }
 
