@@ -5,9 +5,11 @@
 #   tshark            the independent decoder our capture tests compare against
 #   qemu/busybox/bluez/kmod/cpio/xz  the kernel lab VM (Scripts/kernel-lab.sh)
 #   python3-venv      the Bumble interop venv (Scripts/interop/)
+#   bluez-source/gcc/libc6-dev/bzip2  BlueZ's btgatt-server and btgatt-client for the kernel lab
+#                     (Scripts/build-bluez-peer.sh builds them; it installs nothing at test time)
 set -euo pipefail
 packages=(libbluetooth-dev libssl-dev pkg-config tshark qemu-system-x86 busybox-static bluez bluez-test-tools
-          kmod cpio xz-utils python3-venv)
+          kmod cpio xz-utils python3-venv bluez-source gcc libc6-dev bzip2)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -16,7 +18,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     # tshark asks whether non-root users may capture; answer before it asks.
     echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
-    apt-get update -qq -o DPkg::Lock::Timeout=300
-    apt-get install -y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends "${missing[@]}"
+    apt-get update -qq -o DPkg::Lock::Timeout=300 >&2
+    apt-get install -y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends "${missing[@]}" >&2
 fi
-echo "setup: all packages present (${#packages[@]})"
+echo "setup: all packages present (${#packages[@]})" >&2

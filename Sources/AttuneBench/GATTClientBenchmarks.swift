@@ -44,7 +44,7 @@ enum GATTClientBenchmarks {
         var twoTasks = 0.0
         for _ in 0..<3 { twoTasks = max(twoTasks, Double(total) / twoTaskRound(pdus: pdus, total: total)) }
         return BenchmarkResult(name: "", opsPerSecond: best, allocationsPerOperation: allocationsPerNotification,
-                               extra: [("unit", .string("notifications/s")), ("value_bytes", .int(20)), ("batch", .int(256)),
+                               extra: [("scope", .string("engine-only: GATTNotificationStream, no public API")), ("unit", .string("notifications/s")), ("value_bytes", .int(20)), ("batch", .int(256)),
                                        ("two_tasks_per_s", .double(twoTasks.rounded()))])
     }
 

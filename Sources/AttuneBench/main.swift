@@ -24,15 +24,22 @@ var results: [BenchmarkResult] = []
 for benchmark in benchmarks where filter.map({ benchmark.name.contains($0) }) ?? true {
     let result = BenchmarkRunner.run(benchmark, target: quick ? 0.05 : 0.3, rounds: quick ? 1 : 3)
     results.append(result)
-    if !json {
-        let ops = result.opsPerSecond >= 1e6
-            ? String(format2(result.opsPerSecond / 1e6)) + " M/s" : String(format2(result.opsPerSecond / 1e3)) + " k/s"
-        let extra = result.extra.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
-        print(pad(result.name, 48) + pad(ops, 14) + pad(format2(result.allocationsPerOperation) + " allocs/op", 18) + extra)
-    }
+    if !json { printRow(result) }
+}
+// The public API's figures run on the concurrency runtime, after the synchronous ones.
+for result in await APIBenchmarks.all(filter: filter, quick: quick) {
+    results.append(result)
+    if !json { printRow(result) }
 }
 if json {
     print(JSONValue.object([("benchmarks", .array(results.map(\.json)))]).description)
+}
+
+func printRow(_ result: BenchmarkResult) {
+    let ops = result.opsPerSecond >= 1e6
+        ? String(format2(result.opsPerSecond / 1e6)) + " M/s" : String(format2(result.opsPerSecond / 1e3)) + " k/s"
+    let extra = result.extra.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+    print(pad(result.name, 48) + pad(ops, 14) + pad(format2(result.allocationsPerOperation) + " allocs/op", 18) + extra)
 }
 
 func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }

@@ -122,7 +122,7 @@ struct DemoRun {
 
     /// Subscribes and prints values as they arrive for ``seconds``.
     private mutating func listen(_ peripheral: Peripheral, _ characteristics: [Characteristic]) async throws {
-        var streams: [(Characteristic, AsyncThrowingStream<[UInt8], any Error>)] = []
+        var streams: [(Characteristic, NotificationStream)] = []
         for c in characteristics {
             streams.append((c, await peripheral.notifications(for: c)))
             try await peripheral.setNotifyValue(true, for: c)
@@ -138,9 +138,9 @@ struct DemoRun {
                 group.addTask {
                     var n = 0
                     do {
-                        for try await value in stream {
+                        for try await notification in stream {
                             n += 1
-                            Self.printValue(value, of: c, at: ContinuousClock.now - start, json: json)
+                            Self.printValue(notification.value, of: c, at: ContinuousClock.now - start, json: json)
                         }
                     } catch {
                         Output.error("\(c.uuid): \(error)")

@@ -63,6 +63,9 @@ actor ServeEventPrinter {
             emit("indication", central, text: confirmed ? "confirmed" : "not confirmed", [("confirmed", .bool(confirmed))])
         case .requestExpired(let id):
             Output.status("request \(id) expired before it was answered")
+        case .requestRefused(let request):
+            Output.status("request \(request.id) from \(request.central.address) refused with Insufficient Resources: "
+                          + "\(PeripheralManager.requestQueueCapacity) requests already wait for an answer")
         }
     }
 

@@ -25,6 +25,9 @@ enum ServeExerciser {
                     if c.properties.contains(.write) { try await peripheral.writeValue(value, for: c, type: .withResponse) }
                 } catch .att(let code) {
                     Output.status("test central: \(c.uuid): ATT error \(code)")
+                } catch .securityUnavailable(let why) {
+                    // The value needs a more secure link than this transport can make.
+                    Output.status("test central: \(c.uuid): \(why)")
                 }
                 if !c.properties.isDisjoint(with: [.notify, .indicate]) {
                     try await peripheral.setNotifyValue(true, for: c)

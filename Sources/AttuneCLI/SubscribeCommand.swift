@@ -43,8 +43,12 @@ enum SubscribeCommand: CLICommand {
             try await peripheral.setNotifyValue(true, for: c)
             Output.status("subscribed to \(c.valueHandle) (\(GATTTreeOutput.label(c.uuid)))"
                           + (count > 0 ? ", waiting for \(count) values" : ", until interrupted"))
-            for try await value in values {
+            for try await notification in values {
+                let value = notification.value
                 received += 1
+                if notification.lostBefore > 0 {
+                    Output.status("\(notification.lostBefore) values lost before this one: the output did not keep up")
+                }
                 if arguments.flag("json") {
                     Output.live(JSONValue.object([("ts", .double(Date().timeIntervalSince1970)),
                                                   ("handle", .int(Int(c.valueHandle.rawValue))),

@@ -123,8 +123,8 @@ struct EndToEndTests {
         #expect(await rig.peripheralManager.updateValue([0x06, 72], for: publishedMeasurement))
         #expect(await rig.peripheralManager.updateValue([0x06, 73], for: publishedMeasurement))
         var iterator = values.makeAsyncIterator()
-        #expect(try await iterator.next() == [0x06, 72])
-        #expect(try await iterator.next() == [0x06, 73])
+        #expect(try await iterator.next()?.value == [0x06, 72])
+        #expect(try await iterator.next()?.value == [0x06, 73])
 
         let indications = await peripheral.notifications(for: alarm)
         try await peripheral.setNotifyValue(true, for: alarm)
@@ -134,7 +134,7 @@ struct EndToEndTests {
         try await Task.sleep(for: .milliseconds(20))
         #expect(await rig.peripheralManager.updateValue([0xAA], for: rig.published[Self.alarm]!))
         var alarms = indications.makeAsyncIterator()
-        #expect(try await alarms.next() == [0xAA])
+        #expect(try await alarms.next()?.value == [0xAA])
         _ = try await confirmed.value
 
         // Turning notifications off ends the stream normally.
@@ -178,7 +178,7 @@ struct EndToEndTests {
         }
         #expect(await rig.peripheralManager.updateValue([0x06, 90], for: rig.published[Self.measurement]!))
         var iterator = values.makeAsyncIterator()
-        #expect(try await iterator.next() == [0x06, 90])
+        #expect(try await iterator.next()?.value == [0x06, 90])
 
         // Cancelling ends the subscription with its reason instead of leaving it hanging.
         await rig.central.cancelConnection(peripheral)

@@ -37,7 +37,10 @@ func centralExample(transport: BluetoothTransport, store: any Store, count: Int)
     let values = await sensor.notifications(for: measurement)
     try await sensor.setNotifyValue(true, for: measurement)
     var rates: [Int] = []
-    for try await value in values.prefix(count) {
+    for try await notification in values.prefix(count) {
+        // Nothing is dropped silently: a consumer that stalled learns how much it missed.
+        if notification.lostBefore > 0 { print("missed \(notification.lostBefore) values") }
+        let value = notification.value
         // Flags bit 0 clear: the rate is one byte after the flags.
         let rate = value[0] & 1 == 0 ? Int(value[1]) : Int(value[1]) | Int(value[2]) << 8
         print("heart rate \(rate) bpm")

@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import Synchronization
 import Testing
+import Transport
 @testable import Attune
 
 /// The kernel transport's capture: a link the kernel owns, recorded as the HCI a
@@ -12,14 +13,13 @@ struct SnoopedATTLinkTests {
     final class FakeLink: ATTLink {
         let peerAddress = BluetoothAddress(0x11, 0x22, 0x33, 0x44, 0x55, 0x66)
         let peerAddressType = BluetoothAddressType.public
-        let events: AsyncStream<LinkEvent>
-        let peer: AsyncStream<LinkEvent>.Continuation
+        let peer = LinkInbox<LinkEvent>(capacity: 16)
         let sent = Mutex<[[UInt8]]>([])
-        init() { (events, peer) = AsyncStream.makeStream(of: LinkEvent.self) }
+        func receive() async -> [LinkEvent] { await peer.take() }
         func send(_ pdu: [UInt8]) { sent.withLock { $0.append(pdu) } }
         var canSend: Bool { true }
         func sendReady() async {}
-        func consumed() {}
+        func raiseSecurity() async throws(AttuneError) {}
         func close() {}
     }
 
@@ -32,12 +32,15 @@ struct SnoopedATTLinkTests {
         let link = SnoopedATTLink(fake, file: file, handle: 3, isCentral: false)
         let longRead = [0x0B] + [UInt8](repeating: 0x5A, count: 300)   // two ACL fragments
         link.send([0x02, 0xF7, 0x00])                                   // Exchange MTU Request
-        fake.peer.yield(.received([0x03, 0x00, 0x02]))
-        fake.peer.yield(.received(longRead))
-        fake.peer.yield(.closed(.hci(HCIStatus(0x13))))
-        fake.peer.finish()
+        fake.peer.push(.received([0x03, 0x00, 0x02]))
+        fake.peer.push(.received(longRead))
+        fake.peer.finish(.closed(.hci(HCIStatus(0x13))))
         var passedOn: [LinkEvent] = []
-        for await event in link.events { passedOn.append(event) }   // ends once the fake's stream does
+        while true {   // ends once the fake's inbox is drained
+            let batch = await link.receive()
+            if batch.isEmpty { break }
+            passedOn += batch
+        }
 
         #expect(fake.sent.withLock { $0 } == [[0x02, 0xF7, 0x00]])
         #expect(passedOn.count == 3, "the engine still sees every event")

@@ -320,7 +320,7 @@ struct BumbleInteropTests {
                 timeout: .seconds(5))) else { throw InteropLab.Failure(description: "no connection") }
             channels.append(try #require(host.attChannel(for: info.handle)))
         }
-        func next(_ iterator: inout AsyncStream<UserlandATTChannel.Event>.Iterator) async -> UserlandATTChannel.Event? {
+        func next(_ iterator: inout UserlandATTChannel.Events.AsyncIterator) async -> UserlandATTChannel.Event? {
             await iterator.next()
         }
         var first = channels[0].events.makeAsyncIterator()

@@ -14,7 +14,7 @@ struct GATTEngineInteropTests {
     struct Driver {
         var client: GATTClientConnection
         let channel: UserlandATTChannel
-        var incoming: AsyncStream<UserlandATTChannel.Event>.Iterator
+        var incoming: UserlandATTChannel.Events.AsyncIterator
         let origin = ContinuousClock.now
 
         var now: MonotonicTime {

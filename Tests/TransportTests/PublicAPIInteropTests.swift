@@ -67,8 +67,8 @@ struct PublicAPIInteropTests {
             let values = await peripheral.notifications(for: target)
             try await peripheral.setNotifyValue(true, for: target)
             var received: [[UInt8]] = []
-            for try await value in values {
-                received.append(value)
+            for try await notification in values {
+                received.append(notification.value)
                 if received.count == 3 { break }
             }
             #expect(received == (0..<3).map { [UInt8](repeating: UInt8($0), count: 4) }, "characteristic \(n)")

@@ -114,15 +114,13 @@ extension Peripheral {
         connectTask = nil
         self.link = link
         let configuration = GATTClientConfiguration(
-            rxMTU: UInt16(clamping: lifecycle.configuration.preferredMTU),
+            rxMTU: UInt16(clamping: lifecycle.configuration.preferredMTU), canRaiseSecurity: true,
             exchangesMTUOnStart: false, discoversOnStart: false)
         connection = GATTClientConnection(configuration: configuration,
                                           database: lifecycle.cache?.discoveredDatabase ?? DiscoveredDatabase())
-        readerTask = Task {
-            for await event in link.events {
-                self.linkEvent(event, attempt)
-            }
-        }
+        securityFailure = nil
+        heldForSecurity = nil
+        readerTask = Task { await self.pump(link, attempt) }
         try? store.update(address: address, type: addressType) { record in
             if let name { record.name = name }
         }
@@ -141,13 +139,30 @@ extension Peripheral {
         run(lifecycle.linkFailed(reason, at: now))
     }
 
-    private func linkEvent(_ event: LinkEvent, _ attempt: Int) {
-        guard attempt == generation, let link else { return }
+    /// The link's one path in: a batch per wake-up, straight onto this actor, and no
+    /// further batch while a notification consumer is full.
+    private func pump(_ link: any ATTLink, _ attempt: Int) async {
+        while attempt == generation {
+            let batch = await link.receive()
+            guard !batch.isEmpty, attempt == generation else { return }
+            batchReceivedAt = .now
+            let at = now
+            counters.update {
+                $0.batchesReceived += 1
+                $0.pdusReceived += batch.count
+            }
+            for event in batch { linkEvent(event, attempt, at) }
+            await waitForListeners()
+        }
+    }
+
+    private func linkEvent(_ event: LinkEvent, _ attempt: Int, _ at: MonotonicTime) {
+        guard attempt == generation, link != nil else { return }
         switch event {
         case .received(let pdu):
             guard connection != nil else { return }
-            let actions = connection!.receive(pdu[...], at: now)
-            link.consumed()
+            var actions: [GATTClientAction] = []
+            connection!.receive(pdu[...], at: at, into: &actions)
             apply(actions)
         case .closed(let reason):
             generation += 1
@@ -190,19 +205,31 @@ extension Peripheral {
         for action in actions {
             switch action {
             case .send(let bytes):
-                link?.send(bytes)
+                if heldForSecurity != nil {
+                    heldForSecurity!.append(bytes)
+                } else {
+                    link?.send(bytes)
+                }
             case let .complete(id, result):
                 if let waiter = waiters.removeValue(forKey: id) { complete(waiter, result) }
-            case .deliver(.notification(let handle, let value)), .deliver(.indication(let handle, let value)):
-                yieldValue(Array(value), for: handle)
+            case .deliver(.notification(let handle, let value)):
+                yieldValue(value, isIndication: false, for: handle)
+            case .deliver(.indication(let handle, let value)):
+                yieldValue(value, isIndication: true, for: handle)
             case .deliver(.servicesChanged):
                 // The engine rediscovered what changed; keep its view as the cache.
                 if let database = connection?.client.database {
                     run(lifecycle.databaseDiscovered(GATTCache(database)))
                     revealed = nil
                 }
-            case .deliver(.ready), .deliver(.dropped), .raiseSecurity:
-                // Attune's userland host refuses pairing, so there is no security to raise.
+            case .raiseSecurity:
+                // The engine repeats its request once the link is more secure: hold what
+                // it sends until the transport has raised security (or failed to).
+                if heldForSecurity == nil {
+                    heldForSecurity = []
+                    raiseSecurity()
+                }
+            case .deliver(.ready), .deliver(.dropped):
                 break
             case .scheduleDeadline(let deadline):
                 if let deadline { schedule(deadline) }
@@ -214,12 +241,44 @@ extension Peripheral {
         }
     }
 
+    /// Raises the link's security through the transport, then releases the PDUs the
+    /// engine queued behind it. When the transport cannot, the repeated request goes out
+    /// anyway, and its security error is reported with the reason.
+    private func raiseSecurity() {
+        guard let link else { return }
+        let attempt = generation
+        Task {
+            var failure: AttuneError?
+            do throws(AttuneError) {
+                try await link.raiseSecurity()
+            } catch {
+                failure = error
+            }
+            self.securityRaised(failure, attempt)
+        }
+    }
+
+    private func securityRaised(_ failure: AttuneError?, _ attempt: Int) {
+        guard attempt == generation else { return }
+        if failure == nil, connection != nil { connection!.setLinkEncrypted(true) }
+        securityFailure = failure
+        let held = heldForSecurity ?? []
+        heldForSecurity = nil
+        for pdu in held { link?.send(pdu) }
+    }
+
     private func complete(_ waiter: Waiter, _ result: Result<GATTClientResponse, GATTClientError>) {
         switch waiter {
         case .application(let c):
             switch result {
             case .success(let response): c.resume(returning: response)
-            case .failure(let error): c.resume(throwing: AttuneError(error))
+            case .failure(let error):
+                var reported = AttuneError(error)
+                // The peer still wants more security and we could not give it: say why.
+                if case .att(let code) = reported, code.isSecurityError, let why = securityFailure {
+                    reported = why.adding("the peripheral answered ATT error \(code)")
+                }
+                c.resume(throwing: reported)
             }
         case .mtu:
             if case .success(.mtu(let mtu)) = result {

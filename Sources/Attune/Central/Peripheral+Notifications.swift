@@ -34,32 +34,54 @@ extension Peripheral {
     /// The characteristic's notified or indicated values, from now on. The stream ends
     /// when notifications are turned off, and fails with the reason when the
     /// subscription ends (disconnect without reconnect, characteristic gone, CCCD write
-    /// refused after a reconnect). A consumer that falls more than 4096 values behind
-    /// loses the oldest ones, so memory stays bounded.
-    public func notifications(for characteristic: Characteristic) -> AsyncThrowingStream<[UInt8], any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self, throwing: (any Error).self,
-                                                                       bufferingPolicy: .bufferingNewest(4096))
+    /// refused after a reconnect).
+    ///
+    /// Nothing is lost silently. A consumer that falls behind holds the link up: once
+    /// ``notificationBufferCapacity`` values wait, the link is read no further, so the
+    /// kernel socket buffer or the controller holds what follows. Only a consumer that
+    /// stays full for longer than ``notificationStallLimit`` loses values, the oldest
+    /// first, and the first value it then takes says how many in
+    /// ``Notification/lostBefore``; ``statistics`` counts them.
+    public func notifications(for characteristic: Characteristic) -> NotificationStream {
         let id = nextListener
         nextListener += 1
         let handle = characteristic.valueHandle
-        listeners[handle, default: [:]][id] = continuation
-        continuation.onTermination = { _ in
-            Task { await self.removeListener(handle, id) }
-        }
-        return stream
+        let counters = self.counters
+        let buffer = DeliveryBuffer<Notification>(
+            capacity: Self.notificationBufferCapacity,
+            onLoss: { n in counters.update { $0.notificationsLost += n } },
+            onTermination: { [weak self] in
+                guard let self else { return }
+                Task { await self.removeListener(handle, id) }
+            })
+        listeners[handle, default: [:]][id] = buffer
+        return NotificationStream(buffer)
     }
 
     private func removeListener(_ handle: AttributeHandle, _ id: Int) {
         listeners[handle]?.removeValue(forKey: id)
+        if listeners[handle]?.isEmpty == true { listeners[handle] = nil }
     }
 
-    func yieldValue(_ value: [UInt8], for handle: AttributeHandle) {
-        for continuation in listeners[handle]?.values ?? [:].values { continuation.yield(value) }
+    func yieldValue(_ value: ArraySlice<UInt8>, isIndication: Bool, for handle: AttributeHandle) {
+        guard let group = listeners[handle] else { return }
+        let notification = Notification(value: Array(value), isIndication: isIndication, receivedAt: batchReceivedAt)
+        for buffer in group.values where !buffer.offer(notification) { fullListeners.append(buffer) }
+        counters.update { $0.notificationsReceived += group.count }
+    }
+
+    /// Holds the link until every listener that filled up has room again, or has been
+    /// full for longer than the stall limit (it then drops and counts instead).
+    func waitForListeners() async {
+        while let full = fullListeners.popLast() {
+            counters.update { $0.backPressurePauses += 1 }
+            _ = await full.waitForRoom(stallLimit: notificationStallLimit)
+        }
     }
 
     func finishListeners(_ handle: AttributeHandle, error: AttuneError?) {
         guard let group = listeners.removeValue(forKey: handle) else { return }
-        for continuation in group.values { continuation.finish(throwing: error) }
+        for buffer in group.values { buffer.finish(throwing: error) }
     }
 
     /// After a rediscovery moved subscribed characteristics, their listeners follow.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A remote peripheral, like `CBPeripheral`: its connection, its GATT tree and the
 /// operations on it, all async.
@@ -46,8 +47,33 @@ public actor Peripheral {
     /// The tree as the application has discovered it so far.
     var revealed: [Service]?
 
-    var listeners: [AttributeHandle: [Int: AsyncThrowingStream<[UInt8], any Error>.Continuation]] = [:]
+    /// The consumers of ``notifications(for:)``, per value handle.
+    var listeners: [AttributeHandle: [Int: DeliveryBuffer<Notification>]] = [:]
     var nextListener = 0
+    /// Listeners that filled up while the last batch was handled: the link is read no
+    /// further until they have room (or their stall limit passes).
+    var fullListeners: [DeliveryBuffer<Notification>] = []
+    /// When the current batch was taken from the link.
+    var batchReceivedAt = ContinuousClock.now
+    /// Why the last security raise failed, reported with the request it was for.
+    var securityFailure: AttuneError?
+    /// PDUs the client engine queued behind a security raise.
+    var heldForSecurity: [[UInt8]]?
+
+    /// Counters of this peripheral's links since it was created.
+    public nonisolated var statistics: PeripheralStatistics { counters.snapshot }
+    nonisolated let counters = PeripheralCounters()
+
+    /// How many values one ``notifications(for:)`` consumer may have waiting before the
+    /// link stops being read.
+    public static let notificationBufferCapacity = 256
+    /// How long a full consumer may hold the link up before its values are dropped (and
+    /// counted) instead; well inside the 30 s ATT transaction timeout, so a quiet
+    /// consumer never makes the peer's responses time out.
+    public var notificationStallLimit: Duration = .seconds(1)
+
+    /// Sets ``notificationStallLimit``.
+    public func setNotificationStallLimit(_ limit: Duration) { notificationStallLimit = limit }
 
     var timer = DeadlineTimer()
 

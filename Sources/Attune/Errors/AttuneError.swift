@@ -23,6 +23,11 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidValueLength(Int, maximum: Int)
     /// The peer broke the protocol (malformed or unexpected PDUs); the text says how.
     case protocolError(String)
+    /// The link's security cannot be raised on this transport; the text names what is
+    /// missing.
+    case securityUnavailable(String)
+    /// Raising the link's security (pairing, encryption) was tried and failed.
+    case securityFailed(String)
 
     public var description: String {
         switch self {
@@ -37,6 +42,19 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unavailable(let cause): cause.description
         case let .invalidValueLength(length, maximum): "value of \(length) bytes exceeds the maximum of \(maximum)"
         case .protocolError(let what): "protocol error: \(what)"
+        case .securityUnavailable(let what): "link security cannot be raised: \(what)"
+        case .securityFailed(let what): "raising link security failed: \(what)"
+        }
+    }
+}
+
+extension AttuneError {
+    /// The same security error with what led to it in front, so one message says both.
+    func adding(_ context: String) -> AttuneError {
+        switch self {
+        case .securityUnavailable(let why): .securityUnavailable("\(context); \(why)")
+        case .securityFailed(let why): .securityFailed("\(context); \(why)")
+        default: self
         }
     }
 }

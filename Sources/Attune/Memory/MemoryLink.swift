@@ -1,14 +1,15 @@
 import Synchronization
 
-/// One end of an in-memory LE link. PDUs go straight to the other end's event stream;
-/// at most ``capacity`` may wait there unconsumed, which is what flow control sees.
+import Transport
+
+/// One end of an in-memory LE link. PDUs go straight into the other end's bounded
+/// inbox; while it is full, ``canSend`` is false, which is what flow control sees.
 final class MemoryLink: ATTLink {
-    static let capacity = 8
+    static let capacity = 256
 
     let peerAddress: BluetoothAddress
     let peerAddressType: BluetoothAddressType
-    let events: AsyncStream<LinkEvent>
-    private let continuation: AsyncStream<LinkEvent>.Continuation
+    private let inbox = LinkInbox<LinkEvent>(capacity: MemoryLink.capacity)
 
     /// Reports this end's traffic to a ``MemoryRadio`` tap. Only the central's end of a
     /// pair reports its end of life, so each link is reported closed once.
@@ -21,10 +22,7 @@ final class MemoryLink: ATTLink {
     private struct State {
         weak var peer: MemoryLink?
         var tap: Tap?
-        /// Our PDUs the peer has not consumed yet.
-        var inFlight = 0
         var closed = false
-        var readyWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -32,7 +30,6 @@ final class MemoryLink: ATTLink {
     init(peerAddress: BluetoothAddress, peerAddressType: BluetoothAddressType) {
         self.peerAddress = peerAddress
         self.peerAddressType = peerAddressType
-        (events, continuation) = AsyncStream.makeStream(of: LinkEvent.self)
     }
 
     /// A connected pair: the central's end and the peripheral's end.
@@ -50,42 +47,30 @@ final class MemoryLink: ATTLink {
         state.withLock { $0.tap = tap }
     }
 
+    func receive() async -> [LinkEvent] { await inbox.take() }
+
     func send(_ pdu: [UInt8]) {
-        let peer: MemoryLink? = state.withLock { s in
-            guard !s.closed, let peer = s.peer else { return nil }
-            s.inFlight += 1
-            // Reported under the lock, so the tap sees this end's PDUs in sending order.
+        state.withLock { s in
+            guard !s.closed, let peer = s.peer else { return }
+            // Reported and queued under the lock, so the tap and the peer see this end's
+            // PDUs in sending order.
             if let tap = s.tap { tap.report(.pdu(connection: tap.connection, fromCentral: tap.isCentral, pdu)) }
-            return peer
+            peer.inbox.push(.received(pdu))
         }
-        peer?.continuation.yield(.received(pdu))
     }
 
-    var canSend: Bool { state.withLock { !$0.closed && $0.inFlight < Self.capacity } }
+    var canSend: Bool {
+        state.withLock { s in !s.closed && (s.peer?.inbox.hasRoom ?? false) }
+    }
 
     func sendReady() async {
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { s -> Bool in
-                if s.closed || s.inFlight < Self.capacity { return true }
-                s.readyWaiters.append(waiter)
-                return false
-            }
-            if ready { waiter.resume() }
-        }
+        guard let peer = state.withLock({ $0.closed ? nil : $0.peer }) else { return }
+        await peer.inbox.waitForRoom()
     }
 
-    func consumed() {
-        state.withLock { $0.peer }?.peerConsumedOne()
-    }
-
-    private func peerConsumedOne() {
-        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
-            s.inFlight = max(0, s.inFlight - 1)
-            guard s.inFlight < Self.capacity else { return [] }
-            defer { s.readyWaiters = [] }
-            return s.readyWaiters
-        }
-        for w in waiters { w.resume() }
+    /// The memory radio has no Security Manager: there is nothing to pair with.
+    func raiseSecurity() async throws(AttuneError) {
+        throw .securityUnavailable("the memory radio has no Security Manager, so links on it cannot be encrypted")
     }
 
     func close() {
@@ -97,17 +82,15 @@ final class MemoryLink: ATTLink {
 
     /// Ends this side only, with `reason` (also used to simulate link loss).
     func end(_ reason: HCIStatus) {
-        let (waiters, tap) = state.withLock { s -> ([CheckedContinuation<Void, Never>]?, Tap?) in
-            guard !s.closed else { return (nil, nil) }
+        let tap = state.withLock { s -> Tap?? in
+            guard !s.closed else { return nil }
             s.closed = true
-            defer { s.readyWaiters = [] }
-            return (s.readyWaiters, s.tap)
+            return .some(s.tap)
         }
-        guard let waiters else { return }
+        guard let tap else { return }
         if let tap, tap.isCentral { tap.report(.disconnected(connection: tap.connection, reason: reason)) }
-        for w in waiters { w.resume() }
-        continuation.yield(.closed(.hci(reason)))
-        continuation.finish()
+        // Finishing also releases a peer that waits for room in this inbox.
+        inbox.finish(.closed(.hci(reason)))
     }
 
     var isClosed: Bool { state.withLock { $0.closed } }

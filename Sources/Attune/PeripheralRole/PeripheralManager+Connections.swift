@@ -5,27 +5,32 @@ extension PeripheralManager {
         let central = Central(address: link.peerAddress, type: link.peerAddressType, connection: id)
         var out = GATTServerOutput()
         server.connect(id, at: now, into: &out)
-        let reader = Task {
-            for await event in link.events { self.linkEvent(event, id) }
-        }
+        let reader = Task { await self.pump(link, id) }
         connected[id] = Connected(link: link, central: central, reader: reader)
         eventBroadcast.yield(.centralConnected(central))
         flush(out)
     }
 
-    private func linkEvent(_ event: LinkEvent, _ id: ConnectionID) {
-        guard let entry = connected[id] else { return }
-        var out = GATTServerOutput()
-        switch event {
-        case .received(let pdu):
-            server.receive(pdu[...], from: id, at: now, into: &out)
-            entry.link.consumed()
-        case .closed(let reason):
-            connected.removeValue(forKey: id)
-            server.disconnect(id, into: &out)
-            eventBroadcast.yield(.centralDisconnected(entry.central, reason))
+    /// The link's one path in: a batch per wake-up, straight onto this actor, answered
+    /// in one flush.
+    private func pump(_ link: any ATTLink, _ id: ConnectionID) async {
+        while connected[id] != nil {
+            let batch = await link.receive()
+            guard !batch.isEmpty, let entry = connected[id] else { return }
+            let at = now
+            var out = GATTServerOutput()
+            for event in batch {
+                switch event {
+                case .received(let pdu):
+                    server.receive(pdu[...], from: id, at: at, into: &out)
+                case .closed(let reason):
+                    connected.removeValue(forKey: id)
+                    server.disconnect(id, into: &out)
+                    eventBroadcast.yield(.centralDisconnected(entry.central, reason))
+                }
+            }
+            flush(out)
         }
-        flush(out)
     }
 
     /// Sends what the server produced and hands its events on.
@@ -41,13 +46,13 @@ extension PeripheralManager {
         switch event {
         case .readRequested(let r):
             guard let central = connected[r.connection]?.central else { return }
-            requestContinuation.yield(ATTRequest(
+            queue(ATTRequest(
                 id: r.id, kind: .read, central: central, handle: r.handle,
                 characteristicUUID: server.database.characteristic(containing: r.handle)?.uuid,
                 offset: 0, value: [], writes: []))
         case .writeRequested(let w):
             guard let central = connected[w.connection]?.central, let first = w.writes.first else { return }
-            requestContinuation.yield(ATTRequest(
+            queue(ATTRequest(
                 id: w.id, kind: .write(expectsResponse: w.expectsResponse), central: central, handle: first.handle,
                 characteristicUUID: server.database.characteristic(containing: first.handle)?.uuid,
                 offset: first.offset, value: first.value, writes: w.writes))
@@ -68,6 +73,16 @@ extension PeripheralManager {
         case .signedWriteDropped:
             break
         }
+    }
+
+    /// Hands a request to the application; when ``requests`` already holds as many as it
+    /// may, the request is answered at once with Insufficient Resources (0x11) instead of
+    /// being left to time out, and counted.
+    private func queue(_ request: ATTRequest) {
+        guard case .dropped(let refused) = requestContinuation.yield(request) else { return }
+        refusedRequests += 1
+        if refused.needsResponse { respond(to: refused, withResult: .failure(.insufficientResources)) }
+        eventBroadcast.yield(.requestRefused(refused))
     }
 
     /// Answers a request from ``requests``, like `respond(to:withResult:)`: the value

@@ -20,13 +20,21 @@ public actor PeripheralManager {
     var nextConnection: UInt64 = 1
     var advertising: AdvertisingParameters?
 
+    /// How many requests ``requests`` holds for the application at most.
+    public static let requestQueueCapacity = 4096
+
     /// Reads and writes of dynamic characteristics, each waiting for
-    /// ``respond(to:withResult:)`` (writes without response excepted).
+    /// ``respond(to:withResult:)`` (writes without response excepted). At most
+    /// ``requestQueueCapacity`` wait; one more is answered at once with Insufficient
+    /// Resources and reported as ``PeripheralManagerEvent/requestRefused(_:)``, so a
+    /// central never waits out its ATT timeout for a request nobody will see.
     public nonisolated let requests: AsyncStream<ATTRequest>
     let requestContinuation: AsyncStream<ATTRequest>.Continuation
     let eventBroadcast = Broadcast<PeripheralManagerEvent>()
 
     var timer = DeadlineTimer()
+    /// Requests answered with Insufficient Resources because ``requests`` was full.
+    public internal(set) var refusedRequests = 0
 
     /// Opens a peripheral manager on `transport`. The database starts with the GAP
     /// service (Device Name `name`, Appearance) and the GATT service (Service Changed,
@@ -39,7 +47,7 @@ public actor PeripheralManager {
                 snoop: SnoopFile? = nil) throws(AttuneError) {
         self.transport = transport
         backend = transport.makeBackend(snoop: snoop)
-        (requests, requestContinuation) = AsyncStream.makeStream(of: ATTRequest.self, bufferingPolicy: .bufferingNewest(4096))
+        (requests, requestContinuation) = AsyncStream.makeStream(of: ATTRequest.self, bufferingPolicy: .bufferingOldest(Self.requestQueueCapacity))
         let gap = ServiceDefinition(BluetoothUUID(0x1800), characteristics: [
             CharacteristicDefinition(BluetoothUUID(0x2A00), properties: [.read], value: Array(name.utf8)),
             CharacteristicDefinition(BluetoothUUID(0x2A01), properties: [.read],

@@ -10,4 +10,7 @@ public enum PeripheralManagerEvent: Hashable, Sendable {
     case indicationCompleted(Central, confirmed: Bool)
     /// A request was not answered in time; the central got Unlikely Error.
     case requestExpired(ApplicationRequestID)
+    /// ``PeripheralManager/requests`` was full: this request was answered at once with
+    /// Insufficient Resources (0x11) and never reached the application.
+    case requestRefused(ATTRequest)
 }

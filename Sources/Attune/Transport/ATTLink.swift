@@ -3,11 +3,18 @@
 /// This is the narrow edge every transport implements: the kernel's L2CAP socket, the
 /// userland host's fixed channel, or a ``MemoryRadio`` pipe. The engines above it never
 /// see sockets or HCI.
+///
+/// Receiving is pull-based: the link's owner asks for the next batch when it is ready
+/// for more, and a transport reads nothing it was not asked for beyond one bounded
+/// inbox. So a consumer that falls behind leaves data in the kernel socket buffer or the
+/// controller, and memory between the wire and the engines stays bounded.
 protocol ATTLink: AnyObject, Sendable {
     var peerAddress: BluetoothAddress { get }
     var peerAddressType: BluetoothAddressType { get }
-    /// Received PDUs, then one `.closed`. Read by exactly one consumer.
-    var events: AsyncStream<LinkEvent> { get }
+    /// What the peer sent since the last call, oldest first, waiting for at least one
+    /// event. The last batch ends with `.closed`; after it, nothing more is asked.
+    /// For exactly one owner.
+    func receive() async -> [LinkEvent]
     /// Queues one PDU; never blocks. Dropped once the link is closed.
     func send(_ pdu: [UInt8])
     /// Whether the transport has room for another PDU right now (socket buffer, ACL
@@ -15,8 +22,10 @@ protocol ATTLink: AnyObject, Sendable {
     var canSend: Bool { get }
     /// Returns once ``canSend`` is true or the link closed.
     func sendReady() async
-    /// The consumer finished with one received PDU (flow control for in-memory links).
-    func consumed()
+    /// Raises the link's security (pairing or encryption with a stored key), for the GATT
+    /// client's one retry after Insufficient Authentication or Encryption; throws when
+    /// the transport cannot, and says what is missing.
+    func raiseSecurity() async throws(AttuneError)
     /// Closes the link from our side.
     func close()
 }

@@ -10,7 +10,6 @@ final class SnoopedATTLink: ATTLink {
     private let link: any ATTLink
     private let file: SnoopFile
     private let handle: UInt16
-    let events: AsyncStream<LinkEvent>
 
     var peerAddress: BluetoothAddress { link.peerAddress }
     var peerAddressType: BluetoothAddressType { link.peerAddressType }
@@ -26,23 +25,22 @@ final class SnoopedATTLink: ATTLink {
         file.write([SynthesizedHCI.connectionComplete(
             handle: handle, isCentral: isCentral, peerAddressType: link.peerAddressType == .public ? 0x00 : 0x01,
             peer: link.peerAddress, at: SnoopFile.now())])
-        let (events, continuation) = AsyncStream.makeStream(of: LinkEvent.self)
-        self.events = events
-        // The inner stream has one reader: this task, which records each event before
-        // passing it on, so the capture keeps the order the engine sees.
-        Task { [link] in
-            for await event in link.events {
-                switch event {
-                case .received(let pdu):
-                    file.write(SynthesizedHCI.attPDU(pdu, handle: handle, direction: .received, at: SnoopFile.now()))
-                case .closed(let reason):
-                    file.write([SynthesizedHCI.disconnectionComplete(handle: handle, reason: Self.hciReason(reason),
-                                                                     at: SnoopFile.now())])
-                }
-                continuation.yield(event)
+    }
+
+    /// Records each event of the batch as the owner takes it, with no task between:
+    /// the capture keeps the order the engine sees.
+    func receive() async -> [LinkEvent] {
+        let batch = await link.receive()
+        for event in batch {
+            switch event {
+            case .received(let pdu):
+                file.write(SynthesizedHCI.attPDU(pdu, handle: handle, direction: .received, at: SnoopFile.now()))
+            case .closed(let reason):
+                file.write([SynthesizedHCI.disconnectionComplete(handle: handle, reason: Self.hciReason(reason),
+                                                                 at: SnoopFile.now())])
             }
-            continuation.finish()
         }
+        return batch
     }
 
     func send(_ pdu: [UInt8]) {
@@ -65,6 +63,6 @@ final class SnoopedATTLink: ATTLink {
 
     var canSend: Bool { link.canSend }
     func sendReady() async { await link.sendReady() }
-    func consumed() { link.consumed() }
+    func raiseSecurity() async throws(AttuneError) { try await link.raiseSecurity() }
     func close() { link.close() }
 }

@@ -1,39 +1,44 @@
 import HCI
 import class Transport.UserlandATTChannel
 
-/// The ATT channel of one connection of the userland host, as the engines' ``ATTLink``.
+/// The ATT channel of one connection of the userland host, as the engines' ``ATTLink``:
+/// batches come straight from the channel's bounded inbox, with no forwarding task.
 final class UserlandLink: ATTLink {
     let peerAddress: BluetoothAddress
     let peerAddressType: BluetoothAddressType
-    let events: AsyncStream<LinkEvent>
     private let channel: UserlandATTChannel
-    private let pump: Task<Void, Never>
 
     init(channel: UserlandATTChannel) {
         self.channel = channel
         peerAddress = channel.connection.peerAddress
         peerAddressType = channel.connection.peerAddressType
-        let (events, sink) = AsyncStream.makeStream(of: LinkEvent.self)
-        self.events = events
-        // One task forwards in order; the channel's stream ends after its closing event.
-        pump = Task {
-            for await event in channel.events {
-                switch event {
-                case .received(let pdu): sink.yield(.received(pdu))
-                case .disconnected(let reason): sink.yield(.closed(.hci(reason)))
-                case .ended(let error): sink.yield(.closed(.transport(error.description)))
-                }
-            }
-            sink.finish()
-        }
     }
 
-    deinit { pump.cancel() }
+    func receive() async -> [LinkEvent] {
+        let batch = await channel.receive()
+        var events: [LinkEvent] = []
+        events.reserveCapacity(batch.count)
+        for event in batch {
+            switch event {
+            case .received(let pdu): events.append(.received(pdu))
+            case .disconnected(let reason): events.append(.closed(.hci(reason)))
+            case .ended(let error): events.append(.closed(.transport(error.description)))
+            }
+        }
+        return events
+    }
 
     func send(_ pdu: [UInt8]) { channel.send(pdu) }
     var canSend: Bool { channel.canSend }
     func sendReady() async { await channel.sendReady() }
-    /// The host buffers received PDUs itself; nothing to return.
-    func consumed() {}
+
+    /// The userland host answers every Pairing Request with Pairing Not Supported until
+    /// it has a Security Manager, so there is no pairing or encryption to start.
+    func raiseSecurity() async throws(AttuneError) {
+        throw .securityUnavailable(
+            "Attune's userland host has no Security Manager (SMP) yet, so it cannot pair or encrypt; "
+                + "use the kernel transport (hciN), where the kernel pairs")
+    }
+
     func close() { channel.close() }
 }

@@ -4,7 +4,10 @@ import HCI
 /// in both directions, for a GATT client or server engine to own.
 ///
 /// Exists from the moment the connection comes up (PDUs that arrive before anyone asks
-/// for the channel wait in ``events``), when the host routes ATT to channels.
+/// for the channel wait in ``inbox``), when the host routes ATT to channels.
+///
+/// The inbox is bounded: while it is full the host's reader stops reading the H4 stream,
+/// so the controller holds what comes next instead of this process buffering it.
 public final class UserlandATTChannel: Sendable {
     /// What the channel reports.
     public enum Event: Sendable, Hashable {
@@ -16,15 +19,49 @@ public final class UserlandATTChannel: Sendable {
         case ended(HostError)
     }
 
+    /// How many received PDUs may wait before the host stops reading.
+    public static let inboxCapacity = 256
+
     public let connection: ConnectionInfo
-    /// Received PDUs, then one closing event. For exactly one consumer.
-    public let events: AsyncStream<Event>
+    /// Received PDUs, then one closing event, taken in batches by exactly one owner.
+    public let inbox: LinkInbox<Event>
     private let host: UserlandHost
 
-    init(connection: ConnectionInfo, events: AsyncStream<Event>, host: UserlandHost) {
+    init(connection: ConnectionInfo, host: UserlandHost) {
         self.connection = connection
-        self.events = events
+        inbox = LinkInbox(capacity: Self.inboxCapacity)
         self.host = host
+    }
+
+    /// The next batch of events (received PDUs, the closing event last); empty once the
+    /// closing event was taken.
+    public func receive() async -> [Event] { await inbox.take() }
+
+    /// The same events one at a time, for tools and tests that drive an engine by hand.
+    public var events: Events { Events(channel: self) }
+
+    /// The channel's events as an asynchronous sequence; it ends after the closing event.
+    public struct Events: AsyncSequence, Sendable {
+        public typealias Element = Event
+        let channel: UserlandATTChannel
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let channel: UserlandATTChannel
+            var pending: [Event] = []
+            var index = 0
+
+            public mutating func next() async -> Event? {
+                if index == pending.count {
+                    pending = await channel.receive()
+                    index = 0
+                    if pending.isEmpty { return nil }
+                }
+                defer { index += 1 }
+                return pending[index]
+            }
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(channel: channel) }
     }
 
     /// Queues one PDU; never blocks. Fragmentation and ACL flow control happen in the host;

@@ -24,7 +24,8 @@ public final class UserlandHost: Sendable {
         var nextDeadline: ContinuousClock.Instant?
         /// Per-connection ATT channels, when ATT is routed to them.
         var channels: [UInt16: UserlandATTChannel] = [:]
-        var channelSinks: [UInt16: AsyncStream<UserlandATTChannel.Event>.Continuation] = [:]
+        /// A channel whose inbox is full: the reader reads nothing more until it has room.
+        var fullChannel: UserlandATTChannel?
         var sendWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
     }
 
@@ -206,6 +207,21 @@ public final class UserlandHost: Sendable {
                 let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
                 timeout = Int32(max(0, min(50, milliseconds)))
             }
+            // Back-pressure: while a link's owner has not taken what it was given, read
+            // nothing more; the controller's buffers (and its flow control towards the
+            // peer) hold the rest. Deadlines still fire while waiting.
+            if let full = state.withLock({ $0.fullChannel }) {
+                if full.inbox.waitForRoom(timeout: .now() + .milliseconds(Int(timeout))) {
+                    state.withLock { if $0.fullChannel === full { $0.fullChannel = nil } }
+                }
+                state.withLock { state in
+                    if let deadline = state.nextDeadline, deadline <= .now {
+                        state.nextDeadline = nil
+                        execute(state.host.tick(at: .now), &state)
+                    }
+                }
+                continue
+            }
             let bytes: [UInt8]?
             do {
                 bytes = try stream.read(timeoutMilliseconds: timeout)
@@ -285,11 +301,11 @@ public final class UserlandHost: Sendable {
                     state.readyWaiter?.resume(returning: .success(info))
                     state.readyWaiter = nil
                 case .connected(let info) where routesATTToChannels:
-                    let (stream, sink) = AsyncStream.makeStream(of: UserlandATTChannel.Event.self, bufferingPolicy: .unbounded)
-                    state.channels[info.handle] = UserlandATTChannel(connection: info, events: stream, host: self)
-                    state.channelSinks[info.handle] = sink
+                    state.channels[info.handle] = UserlandATTChannel(connection: info, host: self)
                 case .attributeData(let handle, let pdu) where routesATTToChannels:
-                    state.channelSinks[handle]?.yield(.received(pdu))
+                    if let channel = state.channels[handle], !channel.inbox.push(.received(pdu)) {
+                        state.fullChannel = channel
+                    }
                     continue
                 case .disconnected(let handle, let reason):
                     endChannel(handle, .disconnected(reason), &state)
@@ -309,7 +325,7 @@ public final class UserlandHost: Sendable {
                 state.readyWaiter = nil
                 for (_, waiter) in state.waiters { waiter.resume(returning: .failure(error)) }
                 state.waiters = [:]
-                for handle in Array(state.channelSinks.keys) { endChannel(handle, .ended(error), &state) }
+                for handle in Array(state.channels.keys) { endChannel(handle, .ended(error), &state) }
                 outbox.close()
             }
         }
@@ -321,10 +337,9 @@ public final class UserlandHost: Sendable {
     }
 
     private func endChannel(_ handle: UInt16, _ event: UserlandATTChannel.Event, _ state: inout State) {
-        state.channels[handle] = nil
-        if let sink = state.channelSinks.removeValue(forKey: handle) {
-            sink.yield(event)
-            sink.finish()
+        if let channel = state.channels.removeValue(forKey: handle) {
+            channel.inbox.finish(event)
+            if state.fullChannel === channel { state.fullChannel = nil }
         }
         for waiter in state.sendWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
     }

@@ -59,6 +59,22 @@ public final class HCISocket: Sendable {
         }
     }
 
+    /// Reads the next packet that passes the filter, undecoded (H4 indicator first):
+    /// for events the shared decoder does not know, such as the kernel's own.
+    public func nextPacket(timeout: Duration? = nil) async throws -> [UInt8] {
+        try await socket.retrying("HCI event", direction: .read, timeout: timeout) { fd -> [UInt8]? in
+            let capacity = 260
+            var length = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                length = Glibc.read(fd, buffer.baseAddress, capacity)
+                count = max(0, length)
+            }
+            if length >= 0 { return bytes }
+            if errno == EAGAIN || errno == EINTR { return nil }
+            throw KernelTransportError.current("HCI event")
+        }
+    }
+
     /// Reads the next event that passes the filter. Packets the shared HCI
     /// decoder rejects are skipped, so a misbehaving controller cannot stop
     /// the reader.

@@ -200,6 +200,61 @@ public final class L2CAPATTSocket: Sendable {
         }
     }
 
+    /// Sends one ATT PDU now if the kernel has room for it; false when it would block
+    /// (the caller queues it and waits with ``send(_:)``).
+    public func trySend(_ pdu: [UInt8]) throws -> Bool {
+        try socket.withDescriptor("send") { fd -> Bool in
+            let sent = pdu.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
+            if sent >= 0 { return true }
+            switch errno {
+            case EAGAIN, EINTR: return false
+            default: throw KernelTransportError.current("send")
+            }
+        }
+    }
+
+    /// Receives every PDU the kernel holds for this socket, up to `maximum`, waiting
+    /// for the first: one wake-up of the event loop carries a burst. What is not asked
+    /// for stays in the kernel's receive buffer. Throws as ``receive(timeout:)``; PDUs
+    /// read before a hang-up are returned first, and the next call throws.
+    public func receiveBatch(maximum: Int) async throws -> [[UInt8]] {
+        let capacity = receiveCapacity
+        return try await socket.retrying("receive", direction: .read) { fd -> [[UInt8]]? in
+            var batch: [[UInt8]] = []
+            while batch.count < maximum {
+                var truncatedLength = 0
+                let pdu = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                    truncatedLength = Glibc.recv(fd, buffer.baseAddress, capacity, Int32(MSG_DONTWAIT) | Int32(MSG_TRUNC))
+                    count = max(0, min(truncatedLength, capacity))
+                }
+                if truncatedLength > capacity {
+                    if !batch.isEmpty { return batch }
+                    throw KernelTransportError(kind: .messageTooLong, errno: EMSGSIZE, operation: "receive")
+                }
+                if truncatedLength > 0 {
+                    batch.append(pdu)
+                    continue
+                }
+                if truncatedLength == 0 {
+                    if KernelSocket.pollNow(fd, POLLIN) & (POLLHUP | Self.pollReadHangUp | POLLERR) != 0 {
+                        if !batch.isEmpty { return batch }
+                        let error = KernelSocket.pendingError(fd)
+                        throw KernelTransportError(errno: error != 0 ? error : ECONNRESET, operation: "receive")
+                    }
+                    batch.append(pdu)
+                    continue
+                }
+                switch errno {
+                case EAGAIN, EINTR: return batch.isEmpty ? nil : batch
+                default:
+                    if !batch.isEmpty { return batch }
+                    throw KernelTransportError.current("receive")
+                }
+            }
+            return batch
+        }
+    }
+
     /// Receives the next ATT PDU. When the link goes down this throws the
     /// kernel's error for it (``KernelTransportError/disconnectReason`` says why).
     ///

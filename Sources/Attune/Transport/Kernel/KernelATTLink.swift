@@ -1,61 +1,145 @@
+import Synchronization
 import class Transport.L2CAPATTSocket
 import struct Transport.KernelTransportError
+import enum Transport.BluetoothSecurityLevel
 
 /// An ``ATTLink`` over a kernel L2CAP LE socket on the ATT channel (CID 4): one PDU per
-/// datagram. Sends go through one writer task so PDUs leave in the order the engines
-/// produced them.
+/// datagram.
+///
+/// Receiving reads the socket only when the owner asks, a burst per wake-up, so what the
+/// owner is not ready for stays in the kernel's receive buffer. Sending writes at once
+/// when the kernel has room; otherwise PDUs wait in order for the socket to drain, and
+/// ``canSend`` is false until they have left: the link's real credits.
 final class KernelATTLink: ATTLink {
+    /// The most PDUs one wake-up hands to the owner.
+    static let batchLimit = 64
+
     let peerAddress: BluetoothAddress
     let peerAddressType: BluetoothAddressType
-    let events: AsyncStream<LinkEvent>
     private let socket: L2CAPATTSocket
-    private let outgoing: AsyncStream<[UInt8]>.Continuation
+    /// Called before the first security raise (the controller starts a pairing agent
+    /// when no bluetoothd answers the kernel's confirmation requests).
+    private let prepareSecurity: @Sendable () -> Void
 
-    init(socket: L2CAPATTSocket, peerAddress: BluetoothAddress, peerAddressType: BluetoothAddressType) {
+    private struct Outgoing {
+        var queue: [[UInt8]] = []
+        var draining = false
+        var failed = false
+        var readyWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let outgoing = Mutex(Outgoing())
+    private let ended = Mutex(false)
+
+    init(socket: L2CAPATTSocket, peerAddress: BluetoothAddress, peerAddressType: BluetoothAddressType,
+         prepareSecurity: @escaping @Sendable () -> Void = {}) {
         self.socket = socket
         self.peerAddress = peerAddress
         self.peerAddressType = peerAddressType
-        let (events, eventContinuation) = AsyncStream.makeStream(of: LinkEvent.self)
-        self.events = events
-        let (queue, outgoing) = AsyncStream.makeStream(of: [UInt8].self)
-        self.outgoing = outgoing
-        Task {
-            for await pdu in queue {
-                do { try await socket.send(pdu) } catch { break }
-            }
-        }
-        Task {
-            do {
-                for try await pdu in socket.datagrams { eventContinuation.yield(.received(pdu)) }
-                eventContinuation.yield(.closed(.hci(HCIStatus(0x16))))
-            } catch let error as KernelTransportError {
-                // The kernel's errno says why the link ended; our own close (the socket is
-                // closed by then) reads as 0x16.
-                let ours = socket.isClosed
-                if let reason = error.disconnectReason, !ours {
-                    eventContinuation.yield(.closed(.hci(HCIStatus(reason.rawValue))))
-                } else {
-                    eventContinuation.yield(.closed(ours ? .hci(HCIStatus(0x16)) : .transport("\(error)")))
-                }
-            } catch {
-                eventContinuation.yield(.closed(.transport("\(error)")))
-            }
-            eventContinuation.finish()
-            outgoing.finish()
+        self.prepareSecurity = prepareSecurity
+    }
+
+    func receive() async -> [LinkEvent] {
+        if ended.withLock({ $0 }) { return [] }
+        do {
+            let batch = try await socket.receiveBatch(maximum: Self.batchLimit)
+            return batch.map { .received($0) }
+        } catch let error as KernelTransportError {
+            ended.withLock { $0 = true }
+            finishSending()
+            // The kernel's errno says why the link ended; our own close (the socket is
+            // closed by then) reads as 0x16.
+            let ours = socket.isClosed
+            if let reason = error.disconnectReason, !ours { return [.closed(.hci(HCIStatus(reason.rawValue)))] }
+            return [.closed(ours ? .hci(HCIStatus(0x16)) : .transport("\(error)"))]
+        } catch {
+            ended.withLock { $0 = true }
+            finishSending()
+            return [.closed(.transport("\(error)"))]
         }
     }
 
-    func send(_ pdu: [UInt8]) { outgoing.yield(pdu) }
+    func send(_ pdu: [UInt8]) {
+        let startDrain = outgoing.withLock { o -> Bool in
+            guard !o.failed else { return false }
+            if o.queue.isEmpty && !o.draining {
+                // The fast path: straight into the kernel, no task.
+                do {
+                    if try socket.trySend(pdu) { return false }
+                } catch {
+                    o.failed = true
+                    return false
+                }
+            }
+            o.queue.append(pdu)
+            if o.draining { return false }
+            o.draining = true
+            return true
+        }
+        if startDrain { Task { await self.drain() } }
+    }
 
-    /// The socket's send buffer absorbs bursts; the writer task waits when it is full.
-    var canSend: Bool { !socket.isClosed }
+    /// Sends what waits, in order, as the socket makes room.
+    private func drain() async {
+        while true {
+            guard let next = outgoing.withLock({ o -> [UInt8]? in
+                if o.failed || o.queue.isEmpty {
+                    o.draining = false
+                    return nil
+                }
+                return o.queue.first
+            }) else { break }
+            do {
+                try await socket.send(next)
+                outgoing.withLock { o in if !o.queue.isEmpty { o.queue.removeFirst() } }
+            } catch {
+                outgoing.withLock { $0.failed = true }
+            }
+        }
+        let waiters = outgoing.withLock { o -> [CheckedContinuation<Void, Never>] in
+            defer { o.readyWaiters = [] }
+            return o.readyWaiters
+        }
+        for w in waiters { w.resume() }
+    }
 
-    func sendReady() async {}
+    private func finishSending() {
+        let waiters = outgoing.withLock { o -> [CheckedContinuation<Void, Never>] in
+            o.failed = true
+            o.queue = []
+            defer { o.readyWaiters = [] }
+            return o.readyWaiters
+        }
+        for w in waiters { w.resume() }
+    }
 
-    func consumed() {}
+    var canSend: Bool {
+        !socket.isClosed && outgoing.withLock { !$0.failed && $0.queue.isEmpty && !$0.draining }
+    }
+
+    func sendReady() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let ready = outgoing.withLock { o -> Bool in
+                if o.failed || (o.queue.isEmpty && !o.draining) { return true }
+                o.readyWaiters.append(waiter)
+                return false
+            }
+            if ready { waiter.resume() }
+        }
+    }
+
+    /// Asks the kernel for an encrypted link (`BT_SECURITY` medium): it encrypts with a
+    /// stored key or pairs, and the socket is usable again once that is done.
+    func raiseSecurity() async throws(AttuneError) {
+        prepareSecurity()
+        do {
+            try await socket.raiseSecurity(to: .medium)
+        } catch {
+            throw .securityFailed("the kernel could not encrypt the link: \(error)")
+        }
+    }
 
     func close() {
-        outgoing.finish()
+        finishSending()
         socket.close()
     }
 }

@@ -4,6 +4,9 @@ import class Transport.KernelLEAdvertiser
 import class Transport.KernelLEScanner
 import class Transport.L2CAPATTListener
 import class Transport.L2CAPATTSocket
+import class Transport.KernelAdapterMonitor
+import class Transport.KernelPairingAgent
+import enum Transport.BluetoothDaemonPresence
 import struct Transport.KernelAdapter
 import struct Transport.KernelTransportError
 import struct Transport.LEAdvertisingParameters
@@ -23,6 +26,10 @@ final class KernelController: ControllerBackend {
         var advertising: (advertiser: KernelLEAdvertiser, listener: L2CAPATTListener, task: Task<Void, Never>)?
         /// The next connection handle a capture shows: the kernel does not tell its own.
         var nextHandle: UInt16 = 1
+        /// Answers the kernel's pairing confirmations when no bluetoothd does; started
+        /// on the first security raise.
+        var agent: KernelPairingAgent?
+        var agentChecked = false
     }
     private let state = Mutex(State())
     /// Where links record their traffic (`snoop:`), if anywhere.
@@ -31,6 +38,23 @@ final class KernelController: ControllerBackend {
     init(adapter: String, snoop: SnoopFile? = nil) {
         self.adapter = adapter
         self.snoop = snoop
+    }
+
+    /// A link on `socket`, whose security raises start the pairing agent if needed.
+    private func link(_ socket: L2CAPATTSocket, peer: BluetoothAddress, type: BluetoothAddressType,
+                      isCentral: Bool) -> any ATTLink {
+        recorded(KernelATTLink(socket: socket, peerAddress: peer, peerAddressType: type,
+                               prepareSecurity: { [weak self] in self?.startPairingAgent() }), isCentral: isCentral)
+    }
+
+    /// Just Works pairing waits for someone to answer the kernel's User Confirmation
+    /// Request: bluetoothd when it runs, otherwise our agent.
+    private func startPairingAgent() {
+        state.withLock { s in
+            guard !s.agentChecked else { return }
+            s.agentChecked = true
+            if !BluetoothDaemonPresence.isRunning() { s.agent = try? KernelPairingAgent() }
+        }
     }
 
     /// The link as the engines see it: recorded when a capture is open.
@@ -78,8 +102,39 @@ final class KernelController: ControllerBackend {
         }
     }
 
-    /// The kernel sends no event this edge listens to; the state is read when asked.
-    func statusUpdates() -> AsyncStream<ManagerStatus> { AsyncStream { _ in } }
+    /// Every change of the adapter's state, from the kernel's Device events (registered,
+    /// unregistered, up, down: power, unplugging and rfkill all arrive as these). Each
+    /// event is answered with the state read afresh, and only changes are passed on.
+    /// When the kernel has no Bluetooth at all, the stream says so once and ends.
+    func statusUpdates() -> AsyncStream<ManagerStatus> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ManagerStatus.self, bufferingPolicy: .bufferingNewest(16))
+        let monitor: KernelAdapterMonitor
+        do {
+            monitor = try KernelAdapterMonitor()
+        } catch {
+            continuation.yield(ManagerStatus(cause: Self.cause(error, adapter)))
+            continuation.finish()
+            return stream
+        }
+        let initial = status
+        let task = Task { [weak self] in
+            var last = initial
+            for await _ in monitor.events() {
+                guard let self else { break }
+                let now = self.status
+                if now != last {
+                    last = now
+                    continuation.yield(now)
+                }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in
+            task.cancel()
+            monitor.close()
+        }
+        return stream
+    }
 
     private func index() throws(AttuneError) -> UInt16 {
         switch lookUp() {
@@ -128,7 +183,7 @@ final class KernelController: ControllerBackend {
             let socket = try await L2CAPATTSocket.connect(to: address,
                                                           type: type == .random ? LEAddressType.random : .public,
                                                           timeout: .seconds(3600))
-            return recorded(KernelATTLink(socket: socket, peerAddress: address, peerAddressType: type), isCentral: true)
+            return link(socket, peer: address, type: type, isCentral: true)
         } catch is CancellationError {
             throw .cancelled
         } catch let error as KernelTransportError {
@@ -160,9 +215,8 @@ final class KernelController: ControllerBackend {
                 while !Task.isCancelled {
                     let socket = try await listener.accept()
                     let peer = socket.peer.address
-                    accept(self.recorded(KernelATTLink(socket: socket, peerAddress: peer,
-                                                       peerAddressType: socket.peer.addressType == .random ? .random : .public),
-                                         isCentral: false))
+                    accept(self.link(socket, peer: peer, type: socket.peer.addressType == .random ? .random : .public,
+                                     isCentral: false))
                     // Legacy advertising stops once connected; a peripheral keeps advertising.
                     try? await advertiser.setEnabled(true)
                 }

@@ -1,0 +1,136 @@
+import Dispatch
+import Synchronization
+
+/// The bounded hand-off between a transport's reader and the one task that owns a link:
+/// the only queue on the path from the wire to the engines.
+///
+/// The reader ``push(_:)``es what it read and stops reading while ``hasRoom`` is false
+/// (``waitForRoom()`` from a task, ``waitForRoom(timeout:)`` from an I/O thread), so a
+/// consumer that falls behind leaves the data where the transport's own flow control
+/// holds it: the kernel socket buffer, the controller, the sending peer. The owner
+/// ``take()``s everything queued in one batch, so one wake-up carries many PDUs.
+///
+/// A push never fails while the inbox is open: a reader may already hold more than the
+/// room left (one `read` can carry several packets), and dropping it would lose data
+/// silently. The bound is therefore ``capacity`` plus what one read can carry.
+public final class LinkInbox<Element: Sendable>: Sendable {
+    private struct State {
+        var queue: [Element] = []
+        var finished = false
+        var taker: CheckedContinuation<[Element], Never>?
+        var roomWaiters: [CheckedContinuation<Void, Never>] = []
+        var threadWaiter: DispatchSemaphore?
+    }
+
+    /// How many elements may wait before the reader must pause.
+    public let capacity: Int
+    private let state = Mutex(State())
+
+    public init(capacity: Int) {
+        precondition(capacity > 0, "a link inbox needs room for at least one element")
+        self.capacity = capacity
+    }
+
+    /// Queues one element. Returns whether there is still room, that is whether the
+    /// reader may read on. After ``finish(_:)`` the element is discarded and this returns
+    /// false: the link is gone, and its owner has seen the last element.
+    @discardableResult
+    public func push(_ element: Element) -> Bool {
+        let (taker, batch, room) = state.withLock { s -> (CheckedContinuation<[Element], Never>?, [Element], Bool) in
+            guard !s.finished else { return (nil, [], false) }
+            if let taker = s.taker {
+                s.taker = nil
+                return (taker, [element], true)
+            }
+            s.queue.append(element)
+            return (nil, [], s.queue.count < capacity)
+        }
+        taker?.resume(returning: batch)
+        return room
+    }
+
+    /// Queues the last element (the link's end) and closes the inbox: later pushes are
+    /// discarded, and ``take()`` returns an empty batch once this one was taken.
+    public func finish(_ last: Element) {
+        let (taker, waiters, thread) = state.withLock { s -> (CheckedContinuation<[Element], Never>?, [CheckedContinuation<Void, Never>], DispatchSemaphore?) in
+            guard !s.finished else { return (nil, [], nil) }
+            s.finished = true
+            s.queue.append(last)
+            var taker: CheckedContinuation<[Element], Never>?
+            if let t = s.taker {
+                s.taker = nil
+                taker = t
+            }
+            defer { s.roomWaiters = []; s.threadWaiter = nil }
+            return (taker, s.roomWaiters, s.threadWaiter)
+        }
+        if let taker { taker.resume(returning: takeAll()) }
+        for w in waiters { w.resume() }
+        thread?.signal()
+    }
+
+    private func takeAll() -> [Element] {
+        state.withLock { s in
+            defer { s.queue = [] }
+            return s.queue
+        }
+    }
+
+    /// Everything queued, oldest first, waiting until there is at least one element.
+    /// Empty only once the inbox is finished and drained. For exactly one owner.
+    public func take() async -> [Element] {
+        await withCheckedContinuation { (taker: CheckedContinuation<[Element], Never>) in
+            let (batch, waiters, thread) = state.withLock { s -> ([Element]?, [CheckedContinuation<Void, Never>], DispatchSemaphore?) in
+                if s.queue.isEmpty && !s.finished {
+                    s.taker = taker
+                    // An empty queue is room: release a reader that waited for it.
+                    defer { s.roomWaiters = []; s.threadWaiter = nil }
+                    return (nil, s.roomWaiters, s.threadWaiter)
+                }
+                let batch = s.queue
+                s.queue = []
+                defer { s.roomWaiters = []; s.threadWaiter = nil }
+                return (batch, s.roomWaiters, s.threadWaiter)
+            }
+            for w in waiters { w.resume() }
+            thread?.signal()
+            if let batch { taker.resume(returning: batch) }
+        }
+    }
+
+    /// Whether the reader may read on.
+    public var hasRoom: Bool { state.withLock { !$0.finished && $0.queue.count < capacity } }
+
+    /// The number of elements waiting.
+    public var count: Int { state.withLock { $0.queue.count } }
+
+    /// Returns once there is room again, or the inbox is finished.
+    public func waitForRoom() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s -> Bool in
+                if s.finished || s.queue.count < capacity { return true }
+                s.roomWaiters.append(waiter)
+                return false
+            }
+            if ready { waiter.resume() }
+        }
+    }
+
+    /// Blocks the calling thread until there is room, the inbox is finished, or
+    /// `timeout` passed; returns whether there is room (or the inbox finished). For
+    /// transports whose reader is a thread of its own.
+    public func waitForRoom(timeout: DispatchTime) -> Bool {
+        let semaphore = DispatchSemaphore(value: 0)
+        let ready = state.withLock { s -> Bool in
+            if s.finished || s.queue.count < capacity { return true }
+            s.threadWaiter = semaphore
+            return false
+        }
+        if ready { return true }
+        _ = semaphore.wait(timeout: timeout)
+        return state.withLock { s in
+            if s.threadWaiter === semaphore { s.threadWaiter = nil }
+            return s.finished || s.queue.count < capacity
+        }
+    }
+}
