@@ -31,11 +31,13 @@ struct KernelLabProbe {
             await peerCloseScenario(log: log)
         case "coexist":
             await coexistence(log: log)
+        case "adapter-state":
+            await adapterStateScenario(log: log)
         case "att":
             let roundTrips = arguments.dropFirst().first.flatMap { Int($0) } ?? 200
             await attScenario(log: log, roundTrips: roundTrips)
         default:
-            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | peer-close | bench [reads] [btgatt-client] | calibrate | coexist")
+            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | peer-close | bench [reads] [btgatt-client] | calibrate | coexist | adapter-state")
             exit(2)
         }
         print(log.failures == 0 ? "ALL PASSED" : "\(log.failures) FAILED")

@@ -40,10 +40,15 @@ struct KernelLabTests {
     /// budget), the peer closes mid-procedure under the public API.
     @Test func gattClientAgainstGATTServerOverKernelSockets() async {
         let probe = KernelLabRunner.quote(KernelLabRunner.buildDirectory + "/KernelLabProbe")
-        let run = await KernelLabRunner.run(["sh", "-c", "\(probe) gatt; g=$?; \(probe) peer-close; p=$?; echo \"exit gatt $g peer-close $p\"; exit $((g | p))"])
+        // Last in the boot, since it takes hci0 down and up: the adapter's state on
+        // `stateUpdates`, from the kernel's Device events.
+        let run = await KernelLabRunner.run(["sh", "-c", "\(probe) gatt; g=$?; \(probe) peer-close; p=$?; \(probe) adapter-state; a=$?; echo \"exit gatt $g peer-close $p adapter-state $a\"; exit $((g | p | a))"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
-        #expect(run.output.contains("exit gatt 0 peer-close 0"))
+        #expect(run.output.contains("exit gatt 0 peer-close 0 adapter-state 0"))
+        for check in ["initial", "down", "up"] {
+            #expect(run.output.contains("PASS adapter state: \(check)"), "no PASS for adapter state: \(check)")
+        }
         // The read fails with peripheralDisconnected and the HCI reason; the
         // process lives on to close its socket and list the adapters again.
         for check in ["connect and discover", "read fails", "peer saw the Read Request and closed", "state", "process survives"] {
@@ -63,7 +68,10 @@ struct KernelLabTests {
     /// same boot, the read benchmark: our client and BlueZ's btgatt-client
     /// against our server (Scripts/kernel-bench.sh runs it from a release build).
     @Test func gattClientAgainstBlueZsBtgattServer() async {
-        let build = await KernelLabRunner.shell("\(KernelLabRunner.quote(KernelLabRunner.packageRoot))/Scripts/build-bluez-peer.sh")
+        // Its stdout is data (the two paths); its progress and any compiler output go to
+        // stderr, which is kept apart and shown only on failure.
+        let build = await KernelLabRunner.shell("\(KernelLabRunner.quote(KernelLabRunner.packageRoot))/Scripts/build-bluez-peer.sh",
+                                                stdoutOnly: true)
         #expect(build.status == 0, "\(build.output)")
         // The script prints btgatt-client's path, then btgatt-server's.
         let paths = build.output.split(separator: "\n").suffix(2).map(String.init)
@@ -139,7 +147,7 @@ enum KernelLabRunner {
         guard access("/usr/bin/qemu-system-x86_64", X_OK) == 0 || getuid() == 0 else {
             return (false, "QEMU is not installed and the lab cannot install it without root")
         }
-        let check = shellBlocking("cd \(quote(packageRoot)) && Scripts/kernel-lab.sh --check")
+        let check = shellBlocking("cd \(quote(packageRoot)) && Scripts/kernel-lab.sh --check 2>&1")
         if check.status != 0 {
             print("kernel lab unavailable: \(check.output)")
             return (false, "QEMU cannot run here: Scripts/kernel-lab.sh --check failed")
@@ -164,9 +172,20 @@ enum KernelLabRunner {
     /// Runs a shell command line on a thread of its own, so a VM run of a
     /// minute never holds one of Swift's cooperative threads (other suites'
     /// waits would starve on a 2-core machine).
-    static func shell(_ line: String) async -> (status: Int32, output: String) {
+    /// Runs `line` in sh; `output` is stdout and stderr together, or with `stdoutOnly`
+    /// stdout alone (stderr is then appended only when the command fails).
+    static func shell(_ line: String, stdoutOnly: Bool = false) async -> (status: Int32, output: String) {
         await withCheckedContinuation { continuation in
-            onOwnThread { continuation.resume(returning: shellBlocking(line)) }
+            onOwnThread {
+                guard stdoutOnly else { return continuation.resume(returning: shellBlocking(line + " 2>&1")) }
+                let errors = "/tmp/attune-shell-\(UUID().uuidString).stderr"
+                var result = shellBlocking("\(line) 2>\(quote(errors))")
+                if result.status != 0, let text = try? String(contentsOfFile: errors, encoding: .utf8) {
+                    result.output += "\n(stderr)\n" + text
+                }
+                try? FileManager.default.removeItem(atPath: errors)
+                continuation.resume(returning: result)
+            }
         }
     }
 
@@ -192,8 +211,7 @@ enum KernelLabRunner {
 
     /// Runs a shell command line and waits, capturing stdout and stderr together.
     static func shellBlocking(_ line: String) -> (status: Int32, output: String) {
-        let command = line + " 2>&1"
-        guard let pipe = popen(command, "r") else { return (125, "popen failed") }
+        guard let pipe = popen(line, "r") else { return (125, "popen failed") }
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -8,6 +8,14 @@ extension Peripheral {
         lifecycle.configuration.connectTimeout = timeout
         lifecycle.configuration.reconnect = reconnect
         lifecycle.configuration.retriesFirstConnection = retryFirst
+        // Marked for restoration: a later process's `resumeAutoConnect()` brings it back,
+        // as Core Bluetooth's state restoration does; `cancelConnection` clears the mark.
+        let restorable: Bool
+        if case .automatic = reconnect { restorable = true } else { restorable = false }
+        try? store.update(address: address, type: addressType) { record in
+            if let name { record.name = name }
+            record.autoConnect = restorable
+        }
         if lifecycle.phase == .ready { return }
         do {
             try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
@@ -23,6 +31,7 @@ extension Peripheral {
 
     /// Gives the connection up; no reconnect follows.
     func cancelConnection() {
+        try? store.update(address: address, type: addressType) { $0.autoConnect = false }
         run(lifecycle.cancel(at: now))
     }
 

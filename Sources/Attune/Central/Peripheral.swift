@@ -87,6 +87,7 @@ public actor Peripheral {
         self.store = store
         self.clock = clock
         lifecycle = ConnectionLifecycle(cache: record?.cache, subscriptions: record?.subscriptions ?? [])
+        isRestored = record?.autoConnect == true && record?.cache != nil
     }
 
     /// disconnected, connecting, connected or disconnecting.
@@ -101,8 +102,13 @@ public actor Peripheral {
     public nonisolated var lifecycleEvents: AsyncStream<LifecycleEvent> { lifecycleBroadcast.stream() }
 
     /// The services discovered so far (nil before ``discoverServices(_:)``), like
-    /// `CBPeripheral.services`.
-    public var services: [Service]? { revealed }
+    /// `CBPeripheral.services`. A peripheral restored from the store (one that was
+    /// connected with automatic reconnect) exposes its cached tree at once, so a
+    /// restarted process can listen to its characteristics without rediscovering.
+    public var services: [Service]? { revealed ?? (isRestored ? knownTree : nil) }
+
+    /// Whether this peripheral came back from the store marked for restoration.
+    let isRestored: Bool
 
     /// The ATT_MTU of the connection.
     public var mtu: Int { connection?.mtu ?? lifecycle.mtu }
