@@ -12,10 +12,13 @@ protocol ClientProcedure: Sendable {
     /// The procedure was cancelled while a request was outstanding: a request that undoes
     /// server-side state (Execute Write cancel), if any.
     func cleanupRequest() -> ATTPDU?
+    /// Whether ``GATTClientConfiguration/discoveryTimeout`` bounds this procedure.
+    var isDatabaseDiscovery: Bool { get }
 }
 
 extension ClientProcedure {
     func cleanupRequest() -> ATTPDU? { nil }
+    var isDatabaseDiscovery: Bool { false }
 }
 
 /// What the engine knows that procedures need.

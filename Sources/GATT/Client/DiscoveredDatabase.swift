@@ -34,6 +34,21 @@ public struct DiscoveredDatabase: Hashable, Sendable {
         return nil
     }
 
+    /// The index of the service whose range holds `handle`: a binary search over the
+    /// sorted services, so placing each of n discovered attributes costs log n rather
+    /// than a scan. Services of a valid database do not overlap, so the last service
+    /// starting at or before `handle` is the only candidate.
+    func serviceIndex(containing handle: AttributeHandle) -> Int? {
+        var low = 0
+        var high = services.count
+        while low < high {
+            let mid = (low + high) / 2
+            if services[mid].handleRange.start <= handle { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0, services[low - 1].handleRange.contains(handle) else { return nil }
+        return low - 1
+    }
+
     /// Removes the services that overlap `range` and returns them.
     public mutating func removeServices(overlapping range: AttributeHandleRange) -> [DiscoveredService] {
         let removed = services.filter { $0.handleRange.start <= range.end && range.start <= $0.handleRange.end }

@@ -48,8 +48,11 @@ extension GATTClient {
                 return
             }
             let context = self.context(bearer)
-            let step = current.pending.procedure.receive(pdu, bytes: bytes, context)
+            // Clear `active` before the procedure mutates, so `current` holds the only
+            // reference to its state and nothing it has gathered is copied per response.
             active = nil
+            current.responses += 1
+            let step = current.pending.procedure.receive(pdu, bytes: bytes, context)
             apply(step, current, bearer: &bearer, at: now, into: &actions)
         case let .malformedResponse(error, _):
             guard let current = active else { return }

@@ -17,14 +17,18 @@ extension GATTClient {
     /// Starts queued procedures until one waits for a response.
     mutating func pump(bearer: inout ATTBearer, at now: MonotonicTime, into actions: inout [GATTClientAction]) {
         while active == nil, !isClosed, queueHead < queue.count {
-            var next = queue[queueHead]
+            let next = queue[queueHead]
             queueHead += 1
             if queueHead > 32 && queueHead * 2 > queue.count {
                 queue.removeFirst(queueHead)
                 queueHead = 0
             }
-            let step = next.procedure.start(context(bearer))
-            apply(step, Active(pending: next, request: .writeResponse(WriteResponse())), bearer: &bearer, at: now, into: &actions)
+            var started = Active(pending: next, request: .writeResponse(WriteResponse()))
+            if next.procedure.isDatabaseDiscovery, let timeout = configuration.discoveryTimeout {
+                started.discoveryDeadline = now + timeout
+            }
+            let step = started.pending.procedure.start(context(bearer))
+            apply(step, started, bearer: &bearer, at: now, into: &actions)
         }
     }
 
@@ -55,13 +59,19 @@ extension GATTClient {
         do {
             try bearer.sendRequestPDU(pdu, into: &buffer, at: now)
             actions.append(.send(buffer))
-            actions.append(.scheduleDeadline(bearer.deadline))
+            actions.append(.scheduleDeadline(Self.earliest(bearer.deadline, discoveryDeadline)))
         } catch {
             if let current = active {
                 active = nil
                 finish(current.pending, .failure(Self.clientError(error)), bearer: &bearer, into: &actions)
             }
         }
+    }
+
+    static func earliest(_ a: MonotonicTime?, _ b: MonotonicTime?) -> MonotonicTime? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
     }
 
     static func clientError(_ error: ATTBearerError) -> GATTClientError {

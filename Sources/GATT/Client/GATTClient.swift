@@ -47,6 +47,10 @@ public struct GATTClient: Sendable {
         var request: ATTPDU
         var retriedAfterSecurity = false
         var cancelled = false
+        /// When a whole-database discovery must be over (``GATTClientConfiguration/discoveryTimeout``).
+        var discoveryDeadline: MonotonicTime?
+        /// Responses the procedure has taken so far.
+        var responses = 0
     }
 
     var queue: [Pending] = []
@@ -61,6 +65,14 @@ public struct GATTClient: Sendable {
     public init(configuration: GATTClientConfiguration = GATTClientConfiguration(), database: DiscoveredDatabase = DiscoveredDatabase()) {
         self.configuration = configuration
         self.database = database
+    }
+
+    /// When the running whole-database discovery times out, if one runs: call
+    /// ``tick(bearer:at:into:)`` then. The bearer's own ``ATTBearer/deadline`` is separate;
+    /// ``GATTClientConnection/deadline`` is the earlier of the two.
+    public var discoveryDeadline: MonotonicTime? {
+        guard let active, !active.cancelled else { return nil }
+        return active.discoveryDeadline
     }
 
     /// Number of procedures waiting behind the current one.

@@ -10,6 +10,13 @@ public struct GATTClientConfiguration: Hashable, Sendable {
     public var canRaiseSecurity: Bool
     /// The ATT transaction timeout (Vol 3 Part F §3.3.3): 30 seconds.
     public var transactionTimeout: Duration
+    /// How long a whole-database discovery (start-up, after Service Changed, or
+    /// ``GATTClientCommand/discoverDatabase``) may take, from its first request; nil for
+    /// no limit. A hostile server can keep a discovery going for 65,535 round trips per
+    /// stage, each well inside the transaction timeout, so that timeout alone does not
+    /// end it. Past the limit discovery fails with
+    /// ``GATTClientError/discoveryTimedOut(pdus:)``.
+    public var discoveryTimeout: Duration?
     /// Exchange MTU as soon as the client starts.
     public var exchangesMTUOnStart: Bool
     /// Discover the whole database on start, then report ``GATTClientEvent/ready(_:)``.
@@ -24,14 +31,16 @@ public struct GATTClientConfiguration: Hashable, Sendable {
     /// Without Response.
     public var signingKey: SigningKey?
 
-    /// Defaults: Rx MTU 517, no security raising, 30 s timeout, Exchange MTU on start,
-    /// no discovery on start, robust caching and multiple notifications offered.
+    /// Defaults: Rx MTU 517, no security raising, 30 s transaction timeout, 60 s
+    /// discovery timeout, Exchange MTU on start, no discovery on start, robust caching
+    /// and multiple notifications offered.
     public init(rxMTU: UInt16 = 517, canRaiseSecurity: Bool = false, transactionTimeout: Duration = .seconds(30),
-                exchangesMTUOnStart: Bool = true, discoversOnStart: Bool = false, clientSupportedFeatures: UInt8 = 0b101,
+                discoveryTimeout: Duration? = .seconds(60), exchangesMTUOnStart: Bool = true, discoversOnStart: Bool = false, clientSupportedFeatures: UInt8 = 0b101,
                 subscribesToServiceChanged: Bool = true, signingKey: SigningKey? = nil) {
         self.rxMTU = max(23, rxMTU)
         self.canRaiseSecurity = canRaiseSecurity
         self.transactionTimeout = transactionTimeout
+        self.discoveryTimeout = discoveryTimeout
         self.exchangesMTUOnStart = exchangesMTUOnStart
         self.discoversOnStart = discoversOnStart
         self.clientSupportedFeatures = clientSupportedFeatures

@@ -66,12 +66,17 @@ public struct GATTClientConnection: Sendable {
         client.handle(event, bytes: bytes, bearer: &bearer, at: now, into: &actions)
     }
 
-    /// Fires the transaction timeout when due.
+    /// When ``tick(at:)`` must next be called: the earlier of the bearer's transaction
+    /// timeout and the client's discovery deadline.
+    public var deadline: MonotonicTime? { GATTClient.earliest(bearer.deadline, client.discoveryDeadline) }
+
+    /// Fires the transaction timeout and the discovery timeout when due.
     public mutating func tick(at now: MonotonicTime) -> [GATTClientAction] {
         var actions: [GATTClientAction] = []
         if let event = bearer.tick(at: now) {
             client.handle(event, bytes: [], bearer: &bearer, at: now, into: &actions)
         }
+        client.tick(bearer: &bearer, at: now, into: &actions)
         return actions
     }
 

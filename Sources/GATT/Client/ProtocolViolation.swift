@@ -26,6 +26,10 @@ public struct ProtocolViolation: Hashable, Sendable, CustomStringConvertible {
         case preparedWriteMismatch(handle: AttributeHandle, offset: UInt16)
         /// A value of the wrong size for its type (such as a 128-bit included-service UUID).
         case invalidValueLength(Int, expected: Int)
+        /// A whole-database discovery still running at
+        /// ``GATTClientConfiguration/discoveryTimeout``, after `pdus` responses. The
+        /// opcode is that of the request outstanding then; no PDU is named.
+        case discoveryTimedOut(pdus: Int)
     }
 
     public var reason: Reason
@@ -53,6 +57,7 @@ public struct ProtocolViolation: Hashable, Sendable, CustomStringConvertible {
         case let .valueTooLong(n): what = "value of \(n) bytes exceeds the 512-byte maximum"
         case let .preparedWriteMismatch(h, offset): what = "echoed prepared write for \(h) offset \(offset) differs from the request"
         case let .invalidValueLength(n, expected): what = "value of \(n) bytes, expected \(expected)"
+        case let .discoveryTimedOut(pdus): return "discovery timed out after \(pdus) responses, awaiting \(opcode.name)"
         }
         return "\(what) in \(opcode.name) \(hexString(pdu))"
     }

@@ -20,6 +20,7 @@ public struct HCIHost: Sendable {
     var pendingConnection: PendingConnection?
     var discovered = Discovered()
     var extendedReports = ExtendedReportAssembler()
+    var warnings = HostWarningLimiter()
     /// Actions produced by the call in progress.
     var actions: [HostAction] = []
 
@@ -40,6 +41,10 @@ public struct HCIHost: Sendable {
 
     /// True once initialisation finished and until the host stops.
     public var isReady: Bool { phase == .ready }
+
+    /// Every warning raised so far, by kind, including those only summarised in a
+    /// ``HostWarning/suppressed(_:count:)``.
+    public var warningCounts: HostWarningCounts { warnings.counts }
 
     /// The handles of the live connections.
     public var connectionHandles: [UInt16] { connections.keys.sorted() }
@@ -80,7 +85,8 @@ public struct HCIHost: Sendable {
         return flush(at: now)
     }
 
-    /// Lets time pass: command timeouts and connection timeouts fire here.
+    /// Lets time pass: command timeouts, connection timeouts and the summaries of
+    /// suppressed warnings fire here.
     public mutating func tick(at now: ContinuousClock.Instant) -> [HostAction] {
         guard phase != .stopped else { return [] }
         if let command = commands.expired(at: now) {
@@ -108,8 +114,9 @@ public struct HCIHost: Sendable {
 
     // MARK: - Shared machinery
 
+    /// Counts a warning and delivers it unless its kind is over its budget for the window.
     mutating func warn(_ warning: HostWarning) {
-        actions.append(.deliver(.warning(warning)))
+        if warnings.record(warning) { actions.append(.deliver(.warning(warning))) }
     }
 
     mutating func complete(_ id: HostRequestID, _ result: Result<HostCompletion, HostError>) {
@@ -142,6 +149,7 @@ public struct HCIHost: Sendable {
             acl.close(handle)
         }
         connections = [:]
+        for summary in warnings.drainSummaries() { actions.append(.deliver(.warning(summary))) }
         actions.append(.close(error))
     }
 
@@ -154,9 +162,11 @@ public struct HCIHost: Sendable {
             for packet in acl.sendable() {
                 actions.append(.send(packet))
             }
+            for summary in warnings.roll(at: now) { actions.append(.deliver(.warning(summary))) }
             let deadlines = [commands.earliestDeadline,
                              pendingConnection?.cancellation == nil ? pendingConnection?.deadline : nil,
-                             pendingConnection?.cancelGraceDeadline]
+                             pendingConnection?.cancelGraceDeadline,
+                             warnings.deadline]
             if let next = deadlines.compactMap({ $0 }).min() {
                 actions.append(.schedule(next))
             }

@@ -42,29 +42,46 @@ struct DatabaseDiscoveryProcedure: ClientProcedure {
         stage = .primaries
     }
 
+    var isDatabaseDiscovery: Bool { true }
+
     mutating func start(_ context: ProcedureContext) -> ProcedureStep {
         run(stage, context)
     }
 
     mutating func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
-        guard var current = sub else { return .violation(.unsolicitedResponse, pdu, bytes) }
+        // Take the sub-procedure out before it mutates: were `sub` to keep a second
+        // reference, each response would copy everything found so far (quadratic work
+        // against a server that answers one service per response).
+        guard var current = sub.take() else { return .violation(.unsolicitedResponse, pdu, bytes) }
         let step = current.receive(pdu, bytes: bytes, context)
-        sub = current
-        if case let .finish(result) = step { return advance(result, context) }
-        return step
+        guard case let .finish(result) = step else {
+            sub = current
+            return step
+        }
+        if let end = absorb(result) { return end }
+        return run(following(stage), context)
     }
 
-    /// Starts the sub-procedure of a stage, skipping stages with nothing to do.
-    mutating func run(_ next: Stage, _ context: ProcedureContext) -> ProcedureStep {
-        stage = next
-        guard var procedure = procedure(for: next) else {
-            if case .done = next { return .finish(.success(.database(database))) }
-            return run(following(next), context)
+    /// Starts the sub-procedure of a stage, skipping stages with nothing to do. A loop,
+    /// not recursion: a database of thousands of characteristics without descriptors
+    /// skips thousands of stages in one go.
+    mutating func run(_ first: Stage, _ context: ProcedureContext) -> ProcedureStep {
+        var next = first
+        while true {
+            stage = next
+            guard var procedure = procedure(for: next) else {
+                if case .done = next { return .finish(.success(.database(database))) }
+                next = following(next)
+                continue
+            }
+            let step = procedure.start(context)
+            guard case let .finish(result) = step else {
+                sub = procedure
+                return step
+            }
+            if let end = absorb(result) { return end }
+            next = following(stage)
         }
-        let step = procedure.start(context)
-        sub = procedure
-        if case let .finish(result) = step { return advance(result, context) }
-        return step
     }
 
     func procedure(for stage: Stage) -> (any ClientProcedure)? {
@@ -133,7 +150,9 @@ struct DatabaseDiscoveryProcedure: ClientProcedure {
         }
     }
 
-    mutating func advance(_ result: Result<GATTClientResponse, GATTClientError>, _ context: ProcedureContext) -> ProcedureStep {
+    /// Takes in the result of the current stage's sub-procedure; returns the step that
+    /// ends the whole procedure, or nil to go on with the following stage.
+    mutating func absorb(_ result: Result<GATTClientResponse, GATTClientError>) -> ProcedureStep? {
         sub = nil
         switch (stage, result) {
         case let (.validateHash, .success(.handleValues(values))):
@@ -154,7 +173,7 @@ struct DatabaseDiscoveryProcedure: ClientProcedure {
             break
         case let (.includes, .success(.includes(found))):
             for include in found {
-                if let s = database.services.firstIndex(where: { $0.handleRange.contains(include.handle) }) {
+                if let s = database.serviceIndex(containing: include.handle) {
                     database.services[s].includes.append(include)
                 }
             }
@@ -178,14 +197,14 @@ struct DatabaseDiscoveryProcedure: ClientProcedure {
         default:
             break
         }
-        return run(following(stage), context)
+        return nil
     }
 
     /// Places characteristics in their services and works out where each ends: before
     /// the next declaration, or at the end of its service.
     mutating func assign(_ found: [DiscoveredCharacteristic]) {
         for var ch in found {
-            guard let s = database.services.firstIndex(where: { $0.handleRange.contains(ch.declarationHandle) }) else { continue }
+            guard let s = database.serviceIndex(containing: ch.declarationHandle) else { continue }
             ch.endHandle = database.services[s].handleRange.end
             if let previous = database.services[s].characteristics.indices.last {
                 let end = AttributeHandle(ch.declarationHandle.rawValue - 1)
@@ -194,6 +213,7 @@ struct DatabaseDiscoveryProcedure: ClientProcedure {
             database.services[s].characteristics.append(ch)
         }
         characteristicIndex = []
+        characteristicIndex.reserveCapacity(found.count)
         for s in database.services.indices {
             for c in database.services[s].characteristics.indices { characteristicIndex.append((s, c)) }
         }
