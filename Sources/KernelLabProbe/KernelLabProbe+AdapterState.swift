@@ -9,15 +9,16 @@ extension KernelLabProbe {
     /// powered off, and `up` as powered on again, from the kernel's own Device events.
     static func adapterStateScenario(log: ProbeLog) async {
         let central = CentralManager(transport: .kernel("hci0"))
-        let seen = Mutex<[ManagerState]>([])
+        final class Seen: Sendable { let states = Mutex<[ManagerState]>([]) }
+        let seen = Seen()
         let listener = Task {
-            for await state in central.stateUpdates { seen.withLock { $0.append(state) } }
+            for await state in central.stateUpdates { seen.states.withLock { $0.append(state) } }
         }
         defer { listener.cancel() }
         /// Waits up to 10 s for the update after the first `count` ones.
         func update(after count: Int) async -> ManagerState? {
             for _ in 0..<1000 {
-                if let state = seen.withLock({ $0.count > count ? $0[count] : nil }) { return state }
+                if let state = seen.states.withLock({ $0.count > count ? $0[count] : nil }) { return state }
                 try? await Task.sleep(for: .milliseconds(10))
             }
             return nil

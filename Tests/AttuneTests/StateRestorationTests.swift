@@ -23,10 +23,10 @@ struct StateRestorationTests {
         try await manager.startAdvertising(localName: "Pulse", serviceUUIDs: [Self.service])
 
         // The first "process": connect with automatic reconnect and subscribe.
-        let first = CentralManager(transport: .memory(radio), store: try FileStore(directory: directory))
-        let ad = try await first(try first.scan(services: [Self.service]), "advertisement") { _ in true }
-        let original = first.peripheral(for: ad)
-        try await first.connect(original, reconnect: .automatic(Backoff(initialDelay: .milliseconds(10),
+        let firstCentral = CentralManager(transport: .memory(radio), store: try FileStore(directory: directory))
+        let ad = try await first(try firstCentral.scan(services: [Self.service]), "advertisement") { _ in true }
+        let original = firstCentral.peripheral(for: ad)
+        try await firstCentral.connect(original, reconnect: .automatic(Backoff(initialDelay: .milliseconds(10),
                                                                           maximumDelay: .milliseconds(50), jitter: 0)))
         let service = try #require(try await original.discoverServices([Self.service]).first)
         let characteristic = try #require(try await original.discoverCharacteristics([Self.measurement], for: service).first)
@@ -57,6 +57,6 @@ struct StateRestorationTests {
         // Cancelling clears the mark: nothing to resume afterwards.
         await second.cancelConnection(restored)
         #expect(second.store.record(for: original.identifier)?.autoConnect == false)
-        await first.cancelConnection(original)
+        await firstCentral.cancelConnection(original)
     }
 }

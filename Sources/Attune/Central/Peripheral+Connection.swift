@@ -334,7 +334,7 @@ extension Peripheral {
         let now = self.now
         run(lifecycle.tick(at: now))
         if connection != nil { apply(connection!.tick(at: now)) }
-        if let next = connection?.bearer.deadline { schedule(next) }
+        if let next = connection?.deadline { schedule(next) }
         if let next = lifecycle.nextDeadline { schedule(next) }
     }
 }
