@@ -9,6 +9,7 @@ let package = Package(
     name: "Attune",
     products: [
         .library(name: "Attune", targets: ["Attune"]),
+        .library(name: "BluetoothCore", targets: ["BluetoothCore"]),
         .library(name: "ATT", targets: ["ATT"]),
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "HCI", targets: ["HCI"]),
@@ -29,9 +30,10 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "CAllocCounter"),
-        .target(name: "ATT"),
+        .target(name: "BluetoothCore"),
+        .target(name: "ATT", dependencies: ["BluetoothCore"]),
         .target(name: "GATT", dependencies: ["ATT", "CCrypto"]),
-        .target(name: "HCI", dependencies: ["ATT"]),
+        .target(name: "HCI", dependencies: ["BluetoothCore"]),
         .target(name: "Capture", dependencies: ["ATT", "HCI", "GATT"]),
         .target(name: "Transport", dependencies: ["ATT", "HCI", "GATT", "Capture", "CBlueZ"]),
         .target(name: "Attune", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport"]),

@@ -29,7 +29,7 @@ public struct AttributeHandle: RawRepresentable, Hashable, Comparable, Sendable,
     }
 
     @inlinable
-    func append(to buffer: inout [UInt8]) {
+    package func append(to buffer: inout [UInt8]) {
         buffer.append(UInt8(truncatingIfNeeded: rawValue))
         buffer.append(UInt8(truncatingIfNeeded: rawValue >> 8))
     }

@@ -67,7 +67,7 @@ public struct ATTDecodingError: Error, Hashable, Sendable, CustomStringConvertib
 }
 
 @usableFromInline
-func hex2(_ byte: UInt8) -> String {
+package func hex2(_ byte: UInt8) -> String {
     let digits = Array("0123456789abcdef")
     return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
 }
