@@ -1,5 +1,6 @@
 import ATT
 import GATT
+import Replay
 
 /// `attune conformance VECTORS.json --databases DBS.json`: runs the GATT conformance
 /// vectors against Attune's own engines.

@@ -2,6 +2,7 @@ import ATT
 import Capture
 import Foundation
 import GATT
+import Replay
 
 /// `attune replay FILE --as server`: re-run one side of a capture against our engines.
 enum ReplayCommand: CLICommand {

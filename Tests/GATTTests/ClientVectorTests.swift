@@ -1,5 +1,6 @@
 import ATT
 import Foundation
+import Replay
 import Testing
 @testable import GATT
 

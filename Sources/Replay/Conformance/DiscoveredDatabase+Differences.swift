@@ -1,4 +1,5 @@
 import ATT
+import GATT
 
 extension DiscoveredDatabase {
     /// Differences from `expected`, one line each; empty when they agree. Compares

@@ -1,4 +1,5 @@
 import ATT
+import Capture
 import HCI
 
 /// Splits a capture into ``ATTConversation``s: one per controller, connection handle and

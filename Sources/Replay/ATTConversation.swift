@@ -1,4 +1,5 @@
 import ATT
+import Capture
 import HCI
 
 /// The ATT traffic of one connection as one host saw it: the PDUs on one controller's

@@ -1,4 +1,5 @@
 import ATT
+import Capture
 
 extension CapturedDatabase {
     /// The database as a flat attribute table that GATT's database loader reads

@@ -1,5 +1,6 @@
 import ATT
 import Foundation
+import GATT
 
 /// Loads vectors and databases and runs them: the library behind `attune conformance`.
 public struct ConformanceSuite: Sendable {

@@ -1,4 +1,5 @@
 import ATT
+import Capture
 
 /// Capture timestamps as the monotonic time the engines take: microseconds since the
 /// first PDU, saturating, since a damaged capture's timestamps can be anything.

@@ -1,4 +1,5 @@
 import ATT
+import Capture
 
 /// The two roles of an ATT bearer (Vol 3 Part F §3.3).
 public enum ATTRole: Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import Capture
+
 /// The outcome of replaying one conversation against our engine.
 public struct ReplayReport: Sendable, CustomStringConvertible {
     /// Inputs whose answers matched the capture byte for byte.

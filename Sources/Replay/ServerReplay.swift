@@ -1,4 +1,5 @@
 import ATT
+import Capture
 
 /// Replays the client side of captured conversations against a server engine: every
 /// request and command the captured client sent is fed in, in order, and the engine's

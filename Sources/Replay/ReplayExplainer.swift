@@ -1,4 +1,5 @@
 import ATT
+import Capture
 
 /// Attaches the known causes to divergences of a server replay: behaviours of the captured
 /// server that are not the spec's, changes the captured server's application made, gaps

@@ -1,4 +1,5 @@
 import ATT
+import Capture
 import GATT
 
 /// Replays the server side of captured conversations against our GATT client: the

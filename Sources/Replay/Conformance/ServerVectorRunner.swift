@@ -1,4 +1,5 @@
 import ATT
+import GATT
 
 /// Runs a server-role vector against ``GATTServer`` over an in-memory bearer: tester PDUs
 /// go in, and every PDU the server emits is compared byte for byte with the next

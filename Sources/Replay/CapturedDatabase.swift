@@ -1,4 +1,5 @@
 import ATT
+import Capture
 
 /// A server's attribute database as far as a captured conversation reveals it, rebuilt
 /// from the responses to discovery, reads and writes. Replay as a server uses it when no

@@ -1,4 +1,5 @@
 import ATT
+import Capture
 
 /// A GATT procedure (Vol 3 Part G §4) the captured client ran, inferred from its
 /// requests: what replay asks our client to do, so that the PDUs it sends can be compared

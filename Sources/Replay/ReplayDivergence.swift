@@ -1,4 +1,5 @@
 import ATT
+import Capture
 
 /// Where our engine answered differently from the captured peer.
 public struct ReplayDivergence: Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import ATT
 import Foundation
+import GATT
 
 extension JSONValue {
     /// Converts what `JSONSerialization` returns.

@@ -1,4 +1,5 @@
 import ATT
+import GATT
 
 /// The result of one vector.
 public enum ConformanceOutcome: Hashable, Sendable {

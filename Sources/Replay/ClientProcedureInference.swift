@@ -1,4 +1,5 @@
 import ATT
+import Capture
 
 /// Groups a captured client's requests into the GATT procedures they carried out.
 ///

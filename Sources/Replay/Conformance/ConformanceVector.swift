@@ -1,5 +1,6 @@
 import ATT
 import Foundation
+import GATT
 
 /// One byte-exact ATT exchange from `gatt-vectors.json`, named after its SIG test case.
 /// The file's `conventions` object defines the fields; this type keeps what a runner needs

@@ -1,4 +1,5 @@
 import ATT
+import Capture
 
 /// What a capture revealed about one attribute of the server.
 public struct CapturedAttribute: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import ATT
+import Capture
 
 /// A request and the response that completed it, or an indication and its confirmation,
 /// as ATT's sequential protocol pairs them (Vol 3 Part F §3.3.2): one outstanding request

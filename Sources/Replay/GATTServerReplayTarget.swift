@@ -1,4 +1,5 @@
 import ATT
+import Capture
 import GATT
 
 /// Our GATT server engine as a replay target: one connection, fed the captured client's

@@ -1,3 +1,5 @@
+import GATT
+
 /// Runs client-role vectors: the GATT client engine implements this in
 /// `ClientVectorRunner.swift`, and ``ConformanceSuite`` uses ``ClientVectorRunner``.
 public protocol ClientVectorRunning: Sendable {

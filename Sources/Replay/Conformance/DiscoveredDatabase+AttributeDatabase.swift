@@ -1,4 +1,5 @@
 import ATT
+import GATT
 
 extension DiscoveredDatabase {
     /// What a client should discover from a server's database: its groups, includes,

@@ -1,4 +1,5 @@
 import ATT
+import GATT
 
 /// One client vector being replayed: feeds tester PDUs, matches client PDUs, then checks
 /// the `expect` object.

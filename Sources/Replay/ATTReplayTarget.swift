@@ -1,3 +1,5 @@
+import Capture
+
 /// One side of an ATT bearer that replay drives: PDUs from the captured peer go in, the
 /// PDUs our engine sends come out. The GATT server and client engines are adapted to it.
 public protocol ATTReplayTarget {

@@ -1,4 +1,5 @@
 import ATT
+import GATT
 
 /// Replays the client-role vectors of `gatt-vectors.json` against ``GATTClientConnection``:
 /// the plug-in behind `attune conformance --role client`.
