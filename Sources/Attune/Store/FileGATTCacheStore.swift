@@ -1,4 +1,5 @@
 import Foundation
+import GATT
 
 /// A cache kept as one JSON file per peer in a directory, so a gateway daemon skips
 /// discovery after a restart when the Database Hash still matches.

@@ -1,4 +1,5 @@
 import ATT
+import GATT
 
 /// Our client and our server joined by an in-memory link: every PDU either side sends is
 /// delivered to the other at once, in order, until both are quiet. For tests, benchmarks

@@ -1,4 +1,5 @@
 import ATT
+import GATT
 
 /// Databases of a chosen shape for benchmarks and tests, built with the server's DSL.
 public enum SyntheticDatabase {

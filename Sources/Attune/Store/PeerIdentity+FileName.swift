@@ -1,3 +1,5 @@
+import GATT
+
 extension PeerIdentity {
     /// A file name made of the identity: letters, digits and '-' only.
     var cacheFileName: String {
