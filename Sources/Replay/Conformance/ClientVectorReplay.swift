@@ -1,4 +1,5 @@
 import ATT
+import ATTPresentation
 import GATT
 
 /// One client vector being replayed: feeds tester PDUs, matches client PDUs, then checks

@@ -1,4 +1,5 @@
 import ATT
+import ATTPresentation
 import GATT
 
 /// The result of one vector.

@@ -1,4 +1,5 @@
 import ATT
+import ATTPresentation
 import GATT
 
 /// Runs a server-role vector against ``GATTServer`` over an in-memory bearer: tester PDUs
