@@ -1,9 +1,17 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers point downward only:
-//   AttuneCLI → Attune → Transport → Capture → GATT → ATT
-//                                   ↘ HCI ──────────↗
+// Layers point downward only (Docs/architecture.md draws the graph):
+//   AttuneCLI, AttuneBench, KernelLabProbe   executables
+//   Attune                                   public API
+//   Transport                                kernel sockets, userland host
+//   Replay                                   capture replay, conformance vector runner
+//   Capture                                  capture formats, HCI → ACL → L2CAP → ATT extraction
+//   GATT            ATTPresentation          engines + attribute database; PDU fields and JSON
+//   ATT             HCI                      codec + bearer; commands, events, ACL, L2CAP
+//   BluetoothCore                            UUIDs, addresses, handles, opcodes, ByteReader, MonotonicTime
+// GATTTestSupport (in-memory client–server pipe, synthetic databases) sits on GATT for
+// GATTTests and AttuneBench only. Capture does not import GATT; HCI does not import ATT.
 // CBlueZ (libbluetooth) and CCrypto (libcrypto) are Debian system libraries.
 let package = Package(
     name: "Attune",
