@@ -1,18 +1,29 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers point downward only:
-//   AttuneCLI → Attune → Transport → Capture → GATT → ATT
-//                                   ↘ HCI ──────────↗
+// Layers point downward only (Docs/architecture.md draws the graph):
+//   AttuneCLI, AttuneBench, KernelLabProbe   executables
+//   Attune                                   public API
+//   Transport                                kernel sockets, userland host
+//   Replay                                   capture replay, conformance vector runner
+//   Capture                                  capture formats, HCI → ACL → L2CAP → ATT extraction
+//   GATT            ATTPresentation          engines + attribute database; PDU fields and JSON
+//   ATT             HCI                      codec + bearer; commands, events, ACL, L2CAP
+//   BluetoothCore                            UUIDs, addresses, handles, opcodes, ByteReader, MonotonicTime
+// GATTTestSupport (in-memory client–server pipe, synthetic databases) sits on GATT for
+// GATTTests and AttuneBench only. Capture does not import GATT; HCI does not import ATT.
 // CBlueZ (libbluetooth) and CCrypto (libcrypto) are Debian system libraries.
 let package = Package(
     name: "Attune",
     products: [
         .library(name: "Attune", targets: ["Attune"]),
+        .library(name: "BluetoothCore", targets: ["BluetoothCore"]),
         .library(name: "ATT", targets: ["ATT"]),
+        .library(name: "ATTPresentation", targets: ["ATTPresentation"]),
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "HCI", targets: ["HCI"]),
         .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Transport", targets: ["Transport"]),
         .executable(name: "attune", targets: ["AttuneCLI"]),
         .executable(name: "attune-bench", targets: ["AttuneBench"]),
@@ -29,20 +40,26 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "CAllocCounter"),
-        .target(name: "ATT"),
+        .target(name: "BluetoothCore"),
+        .target(name: "ATT", dependencies: ["BluetoothCore"]),
+        // PDUs as named fields and JSON, for decoders, reports and the CLI; not part of the codec.
+        .target(name: "ATTPresentation", dependencies: ["ATT"]),
         .target(name: "GATT", dependencies: ["ATT", "CCrypto"]),
-        .target(name: "HCI", dependencies: ["ATT"]),
-        .target(name: "Capture", dependencies: ["ATT", "HCI", "GATT"]),
+        .target(name: "HCI", dependencies: ["BluetoothCore"]),
+        // Our client and server over an in-memory link, and synthetic databases: for tests and benchmarks.
+        .target(name: "GATTTestSupport", dependencies: ["GATT", "ATT"]),
+        .target(name: "Capture", dependencies: ["ATT", "HCI"]),
+        .target(name: "Replay", dependencies: ["Capture", "GATT", "ATT", "ATTPresentation", "HCI"]),
         .target(name: "Transport", dependencies: ["ATT", "HCI", "GATT", "Capture", "CBlueZ"]),
         .target(name: "Attune", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport"]),
-        .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "ATT", "GATT", "HCI", "Capture", "Transport"]),
-        .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "CAllocCounter"]),
+        .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "ATT", "GATT", "HCI", "Capture", "Replay", "Transport", "ATTPresentation"]),
+        .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ATTPresentation", "CAllocCounter"]),
         // Runs inside the kernel lab VM (Scripts/kernel-lab.sh): our central on hci0 against our peripheral on hci1.
         .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT", "Attune"]),
-        .testTarget(name: "ATTTests", dependencies: ["ATT"], resources: []),
-        .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT"]),
+        .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation"], resources: []),
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "ATTPresentation", "Replay"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "Capture", "Attune"]),
         // Runs the built `attune` executable (swift test builds every product first).
         .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI"]),

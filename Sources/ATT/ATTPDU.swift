@@ -247,9 +247,4 @@ public enum ATTPDU: Hashable, Sendable, CustomStringConvertible {
         let params = body.description
         return params.isEmpty ? opcode.name : "\(opcode.name) \(params)"
     }
-
-    /// The PDU as a JSON object: opcode, name, then the parameters.
-    public var json: JSONValue {
-        .object([("opcode", .int(Int(opcode.rawValue))), ("name", .string(opcode.name))] + body.fields)
-    }
 }

@@ -1,4 +1,5 @@
 import ATT
+import ATTPresentation
 import Foundation
 
 /// Figures from other stacks, measured in the same run as ours so that ratios compare

@@ -1,4 +1,5 @@
 import ATT
+import ATTPresentation
 import CAllocCounter
 
 /// One named measurement in `attune-bench`.

@@ -1,4 +1,5 @@
 import ATT
+import ATTPresentation
 import Capture
 import Foundation
 import HCI

@@ -2,6 +2,7 @@ import ATT
 import CAllocCounter
 import Dispatch
 import GATT
+import GATTTestSupport
 import Synchronization
 
 /// GATT client figures: notification dispatch to an `AsyncSequence` consumer, and full

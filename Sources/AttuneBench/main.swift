@@ -1,5 +1,6 @@
 import Foundation
 import ATT
+import ATTPresentation
 
 // attune-bench [--json] [--filter TEXT] [--quick]
 // Run as `swift run -c release attune-bench`; debug builds measure nothing useful.

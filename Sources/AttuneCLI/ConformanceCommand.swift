@@ -1,5 +1,7 @@
 import ATT
+import ATTPresentation
 import GATT
+import Replay
 
 /// `attune conformance VECTORS.json --databases DBS.json`: runs the GATT conformance
 /// vectors against Attune's own engines.

@@ -1,3 +1,4 @@
+import ATTPresentation
 import Attune
 import Foundation
 

@@ -1,3 +1,4 @@
+import ATTPresentation
 import Attune
 
 /// `attune discover ADDR`: the peripheral's GATT tree.

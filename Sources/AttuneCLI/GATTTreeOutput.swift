@@ -1,3 +1,4 @@
+import ATTPresentation
 import Foundation
 import Attune
 

@@ -1,4 +1,5 @@
 import ATT
+import ATTPresentation
 
 /// `attune pdu HEX...`: a one-line dissector for ATT PDUs.
 enum PDUCommand: CLICommand {

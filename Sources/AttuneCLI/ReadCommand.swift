@@ -1,3 +1,4 @@
+import ATTPresentation
 import Attune
 
 /// `attune read ADDR HANDLE|UUID`: one characteristic or descriptor value.

@@ -1,7 +1,9 @@
 import ATT
+import ATTPresentation
 import Capture
 import Foundation
 import GATT
+import Replay
 
 /// `attune replay FILE --as server`: re-run one side of a capture against our engines.
 enum ReplayCommand: CLICommand {

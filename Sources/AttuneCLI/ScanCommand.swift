@@ -1,3 +1,4 @@
+import ATTPresentation
 import Attune
 
 /// `attune scan`: advertisements as they arrive.

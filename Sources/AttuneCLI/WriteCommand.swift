@@ -1,3 +1,4 @@
+import ATTPresentation
 import Attune
 
 /// `attune write ADDR HANDLE|UUID HEX`: one write, with the procedure chosen.

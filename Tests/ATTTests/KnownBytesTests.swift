@@ -1,3 +1,4 @@
+import ATTPresentation
 import Testing
 @testable import ATT
 

@@ -1,5 +1,6 @@
 import ATT
 import Capture
+import Replay
 import Testing
 
 /// The captured clients' requests group into GATT procedures.

@@ -1,6 +1,7 @@
 import ATT
 import Capture
 import GATT
+import Replay
 import Testing
 
 /// Every fixture's server side replayed against our GATT client running the procedures

@@ -1,6 +1,7 @@
 import ATT
 import Capture
 import HCI
+import Replay
 import Testing
 
 /// Captures split into per-connection ATT conversations with paired transactions, and

@@ -2,6 +2,7 @@ import ATT
 import Capture
 import Foundation
 import GATT
+import Replay
 import Testing
 
 /// Replay takes hostile captures too: timestamps that jump anywhere must not trap

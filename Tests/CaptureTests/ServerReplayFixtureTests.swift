@@ -2,6 +2,7 @@ import ATT
 import Capture
 import Foundation
 import GATT
+import Replay
 import Testing
 
 /// Every fixture replayed against our GATT server, serving the database rebuilt from the

@@ -1,5 +1,6 @@
 import ATT
 import Capture
+import Replay
 import Testing
 
 /// The replay driver, checked with a target that answers as the captured server did

@@ -2,6 +2,7 @@ import ATT
 import Capture
 import Foundation
 import HCI
+import Replay
 import Testing
 
 /// Every fixture decodes to the same ATT PDUs as tshark: same count, same frames, same

@@ -1,5 +1,5 @@
 import ATT
-import Foundation
+import GATTTestSupport
 import Testing
 @testable import GATT
 
@@ -87,23 +87,6 @@ struct ClientCacheTests {
         let db = h.connection.client.database
         #expect(db.services.map(\.uuid) == [0x1801, 0x180D])
         #expect(db.characteristic(valueHandle: 0x12)?.clientConfigurationHandle == 0x13)
-    }
-
-    @Test func fileStoreRoundTrips() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("attune-cache-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = FileGATTCacheStore(directory: dir)
-        let peer = PeerIdentity("C0:11:22:33:44:55/random")
-        #expect(try store.database(for: peer) == nil)
-        var db = Self.cached
-        db.services[1].includes = [DiscoveredInclude(handle: 0x11, serviceRange: AttributeHandleRange(start: 0x20, end: 0x22),
-                                                     uuid: BluetoothUUID("12345678-1234-5678-1234-56789abcdef0")!)]
-        db.services[0].characteristics[0].extendedProperties = 1
-        db.serverSupportedFeatures = [1]
-        try store.store(db, for: peer)
-        #expect(try store.database(for: peer) == db)
-        try store.removeDatabase(for: peer)
-        #expect(try store.database(for: peer) == nil)
     }
 
     @Test func secondConnectionSkipsDiscoveryThroughTheStore() throws {

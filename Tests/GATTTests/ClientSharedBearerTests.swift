@@ -1,4 +1,5 @@
 import ATT
+import GATTTestSupport
 import Testing
 @testable import GATT
 

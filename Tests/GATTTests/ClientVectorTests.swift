@@ -1,5 +1,7 @@
 import ATT
+import ATTPresentation
 import Foundation
+import Replay
 import Testing
 @testable import GATT
 

@@ -1,5 +1,6 @@
 import Testing
 import GATT
+import Replay
 
 /// The library path of `attune conformance --role server`: every server vector passes.
 @Suite struct ServerConformanceTests {

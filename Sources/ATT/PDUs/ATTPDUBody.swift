@@ -10,8 +10,6 @@ public protocol ATTPDUBody: Hashable, Sendable, CustomStringConvertible {
     var parameterLength: Int { get }
     /// Appends the parameters, little-endian, to `buffer`.
     func appendParameters(to buffer: inout [UInt8])
-    /// Parameters as named fields, for JSON output.
-    var fields: [(String, JSONValue)] { get }
 }
 
 extension ATTPDUBody {

@@ -30,9 +30,4 @@ public struct ErrorResponse: ATTPDUBody {
     }
 
     public var description: String { "request \(requestOpcode.name) handle \(handle) error \(errorCode)" }
-    public var fields: [(String, JSONValue)] {
-        [("request_opcode", .int(Int(requestOpcode.rawValue))), ("request", .string(requestOpcode.name)),
-         ("handle", .int(Int(handle.rawValue))), ("error_code", .int(Int(errorCode.rawValue))),
-         ("error", .string(errorCode.name))]
-    }
 }

@@ -14,5 +14,4 @@ public struct ExchangeMTURequest: ATTPDUBody {
     @inlinable
     public func appendParameters(to buffer: inout [UInt8]) { appendUInt16(clientRxMTU, to: &buffer) }
     public var description: String { "client rx mtu \(clientRxMTU)" }
-    public var fields: [(String, JSONValue)] { [("client_rx_mtu", .int(Int(clientRxMTU)))] }
 }

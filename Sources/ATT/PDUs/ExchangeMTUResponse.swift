@@ -14,5 +14,4 @@ public struct ExchangeMTUResponse: ATTPDUBody {
     @inlinable
     public func appendParameters(to buffer: inout [UInt8]) { appendUInt16(serverRxMTU, to: &buffer) }
     public var description: String { "server rx mtu \(serverRxMTU)" }
-    public var fields: [(String, JSONValue)] { [("server_rx_mtu", .int(Int(serverRxMTU)))] }
 }

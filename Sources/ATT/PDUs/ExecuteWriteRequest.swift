@@ -27,5 +27,4 @@ public struct ExecuteWriteRequest: ATTPDUBody {
     @inlinable
     public func appendParameters(to buffer: inout [UInt8]) { buffer.append(flags.rawValue) }
     public var description: String { flags == .write ? "write" : "cancel" }
-    public var fields: [(String, JSONValue)] { [("flags", .int(Int(flags.rawValue)))] }
 }

@@ -32,8 +32,4 @@ public struct FindByTypeValueRequest: ATTPDUBody {
             ? (BluetoothUUID(littleEndian: value).map(describeUUID) ?? hexString(value)) : hexString(value)
         return "\(range) type \(describeUUID(BluetoothUUID(attributeType))) value \(v)"
     }
-    public var fields: [(String, JSONValue)] {
-        [("start_handle", .int(Int(range.start.rawValue))), ("end_handle", .int(Int(range.end.rawValue))),
-         ("type", .string(BluetoothUUID(attributeType).description)), ("value", .string(hexString(value).replacingEmpty))]
-    }
 }

@@ -48,9 +48,4 @@ public struct FindByTypeValueResponse: ATTPDUBody {
     public var description: String {
         entries.map { "\($0.foundHandle)..\($0.groupEndHandle)" }.joined(separator: ", ")
     }
-    public var fields: [(String, JSONValue)] {
-        [("entries", .array(entries.map {
-            .object([("found_handle", .int(Int($0.foundHandle.rawValue))), ("group_end_handle", .int(Int($0.groupEndHandle.rawValue)))])
-        }))]
-    }
 }

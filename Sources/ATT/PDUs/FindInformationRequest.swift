@@ -14,7 +14,4 @@ public struct FindInformationRequest: ATTPDUBody {
     @inlinable
     public func appendParameters(to buffer: inout [UInt8]) { appendRange(range, to: &buffer) }
     public var description: String { "\(range)" }
-    public var fields: [(String, JSONValue)] {
-        [("start_handle", .int(Int(range.start.rawValue))), ("end_handle", .int(Int(range.end.rawValue)))]
-    }
 }

@@ -108,8 +108,4 @@ public struct FindInformationResponse: ATTPDUBody {
     public var description: String {
         entries.map { "\($0.handle) \(describeUUID($0.type))" }.joined(separator: ", ")
     }
-    public var fields: [(String, JSONValue)] {
-        [("format", .int(Int(format.rawValue))),
-         ("entries", .array(entries.map { .object([("handle", .int(Int($0.handle.rawValue))), ("uuid", .string($0.type.description))]) }))]
-    }
 }

@@ -84,7 +84,4 @@ public struct MultipleHandleValueNotification: ATTPDUBody {
     public var description: String {
         entries.map { "\($0.handle): \(hexString($0.value))" }.joined(separator: ", ")
     }
-    public var fields: [(String, JSONValue)] {
-        [("entries", .array(entries.map { .object([("handle", .int(Int($0.handle.rawValue))), ("value", .string(hexString($0.value).replacingEmpty))]) }))]
-    }
 }

@@ -28,9 +28,6 @@ extension PrepareWritePDU {
     }
 
     public var description: String { "handle \(handle) offset \(offset) part \(hexString(partValue))" }
-    public var fields: [(String, JSONValue)] {
-        [("handle", .int(Int(handle.rawValue))), ("offset", .int(Int(offset))), ("part_value", .string(hexString(partValue).replacingEmpty))]
-    }
 }
 
 /// ATT_PREPARE_WRITE_REQ (Vol 3 Part F §3.4.6.1).

@@ -26,10 +26,6 @@ extension RangeTypePDU {
     }
 
     public var description: String { "\(range) type \(describeUUID(attributeType))" }
-    public var fields: [(String, JSONValue)] {
-        [("start_handle", .int(Int(range.start.rawValue))), ("end_handle", .int(Int(range.end.rawValue))),
-         ("type", .string(attributeType.description))]
-    }
 }
 
 /// ATT_READ_BY_TYPE_REQ (Vol 3 Part F §3.4.4.1).

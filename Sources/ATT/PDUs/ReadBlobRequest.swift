@@ -22,5 +22,4 @@ public struct ReadBlobRequest: ATTPDUBody {
         appendUInt16(offset, to: &buffer)
     }
     public var description: String { "handle \(handle) offset \(offset)" }
-    public var fields: [(String, JSONValue)] { [("handle", .int(Int(handle.rawValue))), ("offset", .int(Int(offset)))] }
 }

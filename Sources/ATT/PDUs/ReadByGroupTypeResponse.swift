@@ -58,13 +58,6 @@ public struct ReadByGroupTypeResponse: ATTPDUBody {
             return "\(e.handle)..\(e.endGroupHandle) \(v)"
         }.joined(separator: ", ")
     }
-    public var fields: [(String, JSONValue)] {
-        [("length", .int(Int(length))),
-         ("entries", .array(entries.map {
-             .object([("handle", .int(Int($0.handle.rawValue))), ("end_group_handle", .int(Int($0.endGroupHandle.rawValue))),
-                      ("value", .string(hexString($0.value).replacingEmpty))])
-         }))]
-    }
 }
 
 /// An entry that starts with (attribute handle, group end handle): neither zero handle

@@ -52,8 +52,4 @@ public struct ReadByTypeResponse: ATTPDUBody {
     public var description: String {
         entries.map { "\($0.handle): \(hexString($0.value))" }.joined(separator: ", ")
     }
-    public var fields: [(String, JSONValue)] {
-        [("length", .int(Int(length))),
-         ("entries", .array(entries.map { .object([("handle", .int(Int($0.handle.rawValue))), ("value", .string(hexString($0.value).replacingEmpty))]) }))]
-    }
 }

@@ -75,9 +75,4 @@ public struct ReadMultipleVariableResponse: ATTPDUBody {
     public var description: String {
         entries.map { "[\($0.length)] \(hexString($0.value))\($0.isTruncated ? " (truncated)" : "")" }.joined(separator: ", ")
     }
-    public var fields: [(String, JSONValue)] {
-        [("entries", .array(entries.map {
-            .object([("length", .int(Int($0.length))), ("value", .string(hexString($0.value).replacingEmpty)), ("truncated", .bool($0.isTruncated))])
-        }))]
-    }
 }

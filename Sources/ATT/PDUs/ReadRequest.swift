@@ -14,5 +14,4 @@ public struct ReadRequest: ATTPDUBody {
     @inlinable
     public func appendParameters(to buffer: inout [UInt8]) { appendUInt16(handle.rawValue, to: &buffer) }
     public var description: String { "handle \(handle)" }
-    public var fields: [(String, JSONValue)] { [("handle", .int(Int(handle.rawValue)))] }
 }

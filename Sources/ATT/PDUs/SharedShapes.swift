@@ -30,9 +30,6 @@ extension HandleValuePDU {
     }
 
     public var description: String { "handle \(handle) value \(hexString(value))" }
-    public var fields: [(String, JSONValue)] {
-        [("handle", .int(Int(handle.rawValue))), ("value", .string(hexString(value).replacingEmpty))]
-    }
 }
 
 /// PDUs whose parameters are a single value: read responses.
@@ -52,7 +49,6 @@ extension ValuePDU {
     @inlinable
     public func appendParameters(to buffer: inout [UInt8]) { buffer.append(contentsOf: value) }
     public var description: String { "value \(hexString(value))" }
-    public var fields: [(String, JSONValue)] { [("value", .string(hexString(value).replacingEmpty))] }
 }
 
 /// PDUs with no parameters: write and execute-write responses, confirmations.
@@ -67,7 +63,6 @@ extension EmptyPDU {
     @inlinable
     public func appendParameters(to buffer: inout [UInt8]) {}
     public var description: String { "" }
-    public var fields: [(String, JSONValue)] { [] }
 }
 
 /// Requests that carry a list of two or more handles: Read Multiple and Read Multiple
@@ -113,10 +108,4 @@ extension HandleListPDU {
     @inlinable
     public func appendParameters(to buffer: inout [UInt8]) { buffer.append(contentsOf: handleData) }
     public var description: String { "handles " + handles.map(\.description).joined(separator: ", ") }
-    public var fields: [(String, JSONValue)] { [("handles", .array(handles.map { .int(Int($0.rawValue)) }))] }
-}
-
-extension String {
-    /// JSON carries empty values as "" rather than the human "(empty)".
-    var replacingEmpty: String { self == "(empty)" ? "" : self }
 }

@@ -46,8 +46,4 @@ public struct SignedWriteCommand: ATTPDUBody {
     public var description: String {
         "handle \(handle) value \(hexString(value)) sign counter \(signCounter) signature \(hexString(signature))"
     }
-    public var fields: [(String, JSONValue)] {
-        [("handle", .int(Int(handle.rawValue))), ("value", .string(hexString(value).replacingEmpty)),
-         ("sign_counter", .int(Int(signCounter))), ("signature", .string(hexString(signature)))]
-    }
 }

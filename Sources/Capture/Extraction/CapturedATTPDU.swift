@@ -7,6 +7,11 @@ public struct CapturedATTPDU: Sendable {
     /// The decoded PDU, or why the frame's bytes are not a valid one.
     public var pdu: Result<ATTPDU, ATTDecodingError>
 
+    package init(frame: CapturedL2CAPFrame, pdu: Result<ATTPDU, ATTDecodingError>) {
+        self.frame = frame
+        self.pdu = pdu
+    }
+
     /// The raw PDU bytes (opcode first).
     public var bytes: ArraySlice<UInt8> { frame.payload }
     /// The opcode byte; nil for an empty frame.

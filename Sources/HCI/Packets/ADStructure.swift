@@ -1,4 +1,4 @@
-import ATT
+import BluetoothCore
 
 /// One advertising data structure: a length byte, an AD type, then data
 /// (Core Spec Vol 3 Part C §11).

@@ -1,4 +1,4 @@
-import ATT
+import BluetoothCore
 
 /// The typed content of one advertising data structure.
 public enum ADValue: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import ATT
+import BluetoothCore
 
 /// Advertising or scan response data: a sequence of AD structures (Core Spec Vol 3 Part C
 /// §11, types from the Assigned Numbers).

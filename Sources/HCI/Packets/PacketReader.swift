@@ -1,6 +1,6 @@
-import ATT
+import BluetoothCore
 
-/// The ATT module's ``ByteReader`` with errors that name HCI structures: a
+/// BluetoothCore's ``ByteReader`` with errors that name HCI structures: a
 /// little-endian cursor over borrowed bytes whose reads never trap, and whose failures
 /// become ``HCIDecodingError``s carrying the structure, field and byte offset.
 @usableFromInline

@@ -2,7 +2,7 @@ import ATT
 
 /// The JSON form of a cached ``DiscoveredDatabase``: UUIDs as text, handles as numbers,
 /// values as lowercase hex, so the file is readable and diffable.
-struct CachedDatabase: Codable, Sendable {
+package struct CachedDatabase: Codable, Sendable {
     struct Service: Codable, Sendable {
         var uuid: String
         var start: UInt16
@@ -37,7 +37,7 @@ struct CachedDatabase: Codable, Sendable {
     var serverSupportedFeatures: String?
     var services: [Service]
 
-    init(peer: PeerIdentity, database db: DiscoveredDatabase) {
+    package init(peer: PeerIdentity, database db: DiscoveredDatabase) {
         self.peer = peer.rawValue
         databaseHash = db.databaseHash.map { hexString($0) }
         serverSupportedFeatures = db.serverSupportedFeatures.map { hexString($0) }
@@ -54,7 +54,7 @@ struct CachedDatabase: Codable, Sendable {
     }
 
     /// The database, or nil when any UUID or value does not parse.
-    var database: DiscoveredDatabase? {
+    package var database: DiscoveredDatabase? {
         var out: [DiscoveredService] = []
         for s in services {
             guard let uuid = BluetoothUUID(s.uuid) else { return nil }

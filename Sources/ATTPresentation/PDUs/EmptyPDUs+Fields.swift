@@ -1,0 +1,5 @@
+import ATT
+
+extension WriteResponse: PDUFieldsPresentable {}
+extension ExecuteWriteResponse: PDUFieldsPresentable {}
+extension HandleValueConfirmation: PDUFieldsPresentable {}

@@ -1,0 +1,5 @@
+import ATT
+
+extension ExecuteWriteRequest: PDUFieldsPresentable {
+    public var fields: [(String, JSONValue)] { [("flags", .int(Int(flags.rawValue)))] }
+}

@@ -1,0 +1,4 @@
+import ATT
+
+extension ReadMultipleRequest: PDUFieldsPresentable {}
+extension ReadMultipleVariableRequest: PDUFieldsPresentable {}

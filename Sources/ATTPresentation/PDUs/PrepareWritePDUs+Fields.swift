@@ -1,0 +1,10 @@
+import ATT
+
+extension PrepareWritePDU {
+    public var fields: [(String, JSONValue)] {
+        [("handle", .int(Int(handle.rawValue))), ("offset", .int(Int(offset))), ("part_value", .string(hexString(partValue).replacingEmpty))]
+    }
+}
+
+extension PrepareWriteRequest: PDUFieldsPresentable {}
+extension PrepareWriteResponse: PDUFieldsPresentable {}

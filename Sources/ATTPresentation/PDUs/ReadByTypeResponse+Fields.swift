@@ -1,0 +1,8 @@
+import ATT
+
+extension ReadByTypeResponse: PDUFieldsPresentable {
+    public var fields: [(String, JSONValue)] {
+        [("length", .int(Int(length))),
+         ("entries", .array(entries.map { .object([("handle", .int(Int($0.handle.rawValue))), ("value", .string(hexString($0.value).replacingEmpty))]) }))]
+    }
+}

@@ -1,0 +1,5 @@
+import ATT
+
+extension ReadResponse: PDUFieldsPresentable {}
+extension ReadBlobResponse: PDUFieldsPresentable {}
+extension ReadMultipleResponse: PDUFieldsPresentable {}

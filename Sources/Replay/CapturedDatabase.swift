@@ -1,0 +1,158 @@
+import ATT
+import Capture
+
+/// A server's attribute database as far as a captured conversation reveals it, rebuilt
+/// from the responses to discovery, reads and writes. Replay as a server uses it when no
+/// database is given.
+///
+/// Only initial state is recorded: a value read after the capture wrote that attribute
+/// is not taken as its initial value.
+public struct CapturedDatabase: Sendable {
+    public private(set) var attributes: [AttributeHandle: CapturedAttribute] = [:]
+    public private(set) var services: [CapturedService] = []
+
+    /// Attributes in handle order.
+    public var sortedAttributes: [CapturedAttribute] { attributes.values.sorted { $0.handle < $1.handle } }
+
+    /// Handles written with what can only be a Client Characteristic Configuration value.
+    var configurationWrites: Set<AttributeHandle> = []
+
+    public init(conversation: ATTConversation) {
+        self.init(conversations: [conversation])
+    }
+
+    /// Rebuilds one server's database from several conversations with it (several
+    /// connections, or both ends of one), in capture order.
+    public init(conversations: [ATTConversation]) {
+        var written: Set<AttributeHandle> = []
+        for conversation in conversations {
+            let mtu = conversation.mtu
+            for t in conversation.transactions {
+                guard let r = t.response,
+                      case let .success(request) = conversation.pdus[t.request].pdu,
+                      case let .success(response) = conversation.pdus[r].pdu
+                else { continue }
+                learn(request, response, mtu: mtu, written: &written)
+            }
+        }
+        inferClientConfigurations()
+    }
+
+    /// A handle the capture never typed, written with 0x0000–0x0003 just after the value
+    /// of a characteristic that notifies or indicates, is that characteristic's CCCD:
+    /// clients learn such handles from descriptor discovery the capture may not hold.
+    mutating func inferClientConfigurations() {
+        var characteristics: [(declaration: AttributeHandle, value: AttributeHandle, properties: UInt8)] = []
+        for a in attributes.values where a.type == BluetoothUUID(0x2803) {
+            guard let v = a.value, v.count == 5 || v.count == 19 else { continue }
+            characteristics.append((a.handle, AttributeHandle(UInt16(v[1]) | UInt16(v[2]) << 8), v[0]))
+        }
+        characteristics.sort { $0.declaration < $1.declaration }
+        for handle in configurationWrites where attributes[handle]?.type == nil {
+            guard let owner = characteristics.last(where: { $0.value < handle }),
+                  owner.properties & 0x30 != 0,
+                  !characteristics.contains(where: { $0.declaration > owner.value && $0.declaration <= handle }),
+                  !services.contains(where: { $0.start > owner.value && $0.start <= handle })
+            else { continue }
+            attribute(handle) { a in
+                a.type = BluetoothUUID(0x2902)
+                if a.value == nil { a.value = [0, 0]; a.valueIsComplete = true }
+                a.writable = true
+            }
+        }
+    }
+
+    mutating func attribute(_ handle: AttributeHandle, _ body: (inout CapturedAttribute) -> Void) {
+        var a = attributes[handle] ?? CapturedAttribute(handle: handle)
+        body(&a)
+        attributes[handle] = a
+    }
+
+    mutating func addService(_ s: CapturedService) {
+        if !services.contains(where: { $0.start == s.start }) {
+            services.append(s)
+            services.sort { $0.start < $1.start }
+        }
+    }
+
+    mutating func learn(_ request: ATTPDU, _ response: ATTPDU, mtu: Int, written: inout Set<AttributeHandle>) {
+        switch (request, response) {
+        case let (.readByGroupTypeRequest(q), .readByGroupTypeResponse(p)):
+            let limit = min(mtu - 6, 251)
+            for e in p.entries {
+                attribute(e.handle) { a in
+                    a.type = q.attributeType
+                    if a.value == nil { a.value = Array(e.value); a.valueIsComplete = e.value.count < limit }
+                }
+                addService(CapturedService(start: e.handle, end: e.endGroupHandle,
+                                           uuid: BluetoothUUID(littleEndian: e.value),
+                                           isPrimary: q.attributeType == BluetoothUUID(0x2800)))
+            }
+        case let (.readByTypeRequest(q), .readByTypeResponse(p)):
+            let limit = min(mtu - 4, 253)
+            for e in p.entries {
+                attribute(e.handle) { a in
+                    a.type = q.attributeType
+                    if a.value == nil, !written.contains(e.handle) {
+                        a.value = Array(e.value)
+                        a.valueIsComplete = e.value.count < limit
+                    }
+                }
+                // A characteristic declaration names its value attribute and that one's type.
+                if q.attributeType == BluetoothUUID(0x2803), e.value.count == 5 || e.value.count == 19 {
+                    let s = e.value.startIndex
+                    let valueHandle = AttributeHandle(UInt16(e.value[s + 1]) | UInt16(e.value[s + 2]) << 8)
+                    if let uuid = BluetoothUUID(littleEndian: e.value[(s + 3)...]), valueHandle.isValid {
+                        attribute(valueHandle) { $0.type = uuid }
+                    }
+                }
+            }
+        case let (.findInformationRequest, .findInformationResponse(p)):
+            for e in p.entries { attribute(e.handle) { $0.type = e.type } }
+        case let (.findByTypeValueRequest(q), .findByTypeValueResponse(p)):
+            for e in p.entries {
+                attribute(e.foundHandle) { a in
+                    a.type = BluetoothUUID(q.attributeType)
+                    a.value = Array(q.value)
+                    a.valueIsComplete = true
+                }
+                if q.attributeType == 0x2800 || q.attributeType == 0x2801 {
+                    addService(CapturedService(start: e.foundHandle, end: e.groupEndHandle,
+                                               uuid: BluetoothUUID(littleEndian: q.value),
+                                               isPrimary: q.attributeType == 0x2800))
+                }
+            }
+        case let (.readRequest(q), .readResponse(p)):
+            attribute(q.handle) { a in
+                a.readable = true
+                if !written.contains(q.handle) {
+                    a.value = Array(p.value)
+                    a.valueIsComplete = p.value.count < mtu - 1
+                }
+            }
+        case let (.readBlobRequest(q), .readBlobResponse(p)):
+            attribute(q.handle) { a in
+                a.readable = true
+                guard !written.contains(q.handle), let value = a.value, value.count == Int(q.offset) else { return }
+                a.value = value + p.value
+                a.valueIsComplete = p.value.count < mtu - 1
+            }
+        case let (.readRequest, .errorResponse(e)), let (.readBlobRequest, .errorResponse(e)):
+            // The Error Response names the handle that failed.
+            if e.errorCode == .readNotPermitted { attribute(e.handle) { $0.readable = false } }
+        case let (.writeRequest(q), .writeResponse):
+            written.insert(q.handle)
+            attribute(q.handle) { $0.writable = true }
+            if q.value.count == 2, q.value[q.value.startIndex + 1] == 0, q.value[q.value.startIndex] <= 3 {
+                configurationWrites.insert(q.handle)
+            }
+        case let (.prepareWriteRequest(q), .prepareWriteResponse):
+            written.insert(q.handle)
+            attribute(q.handle) { $0.writable = true }
+        case let (.writeRequest, .errorResponse(e)):
+            if e.errorCode == .writeNotPermitted { attribute(e.handle) { $0.writable = false } }
+        default:
+            break
+        }
+    }
+}

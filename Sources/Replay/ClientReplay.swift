@@ -1,0 +1,193 @@
+import ATT
+import Capture
+import GATT
+
+/// Replays the server side of captured conversations against our GATT client: the
+/// procedures the captured client ran (see ``ClientProcedureInference``) are performed
+/// by our client, each PDU it sends is compared with the captured client's, and the
+/// captured server's answer to that request is fed back. The captured server's own
+/// notifications and indications are fed at their place in the capture, and our
+/// confirmations compared with the captured client's.
+///
+/// When our client sends a request the capture has no answer for (it diverged), the
+/// procedure is cancelled and the outstanding request is answered with Unlikely Error
+/// (0x0E) so that the client can go on; those answers are not compared.
+public enum ClientReplay {
+    public static func run(_ conversations: [ATTConversation]) -> [ReplayReport] {
+        conversations.map { run($0) }
+    }
+
+    public static func run(_ conversation: ATTConversation) -> ReplayReport {
+        var session = Session(conversation)
+        session.run()
+        return session.report
+    }
+
+    /// The GATT client command that runs a captured procedure, or nil when our client has
+    /// no command for it (cancelled prepared writes, signed writes without the peer's key).
+    public static func command(for kind: CapturedProcedure.Kind) -> GATTClientCommand? {
+        switch kind {
+        case .exchangeMTU: return .exchangeMTU
+        case let .discoverAllPrimaryServices(r): return .discoverAllPrimaryServices(in: r)
+        case let .discoverPrimaryServices(u, r): return .discoverPrimaryServices(u, in: r)
+        case let .discoverSecondaryServices(r): return .discoverSecondaryServices(in: r)
+        case let .findIncludedServices(r): return .findIncludedServices(in: r)
+        case let .discoverAllCharacteristics(r): return .discoverAllCharacteristics(in: r)
+        case let .discoverDescriptors(r): return .discoverDescriptors(in: r)
+        case let .readValue(h): return .readValue(h)
+        case let .readLongValue(h, o): return .readLongValue(h, offset: o)
+        case let .readUsingCharacteristicUUID(u, r): return .readUsingCharacteristicUUID(u, in: r)
+        case let .readMultiple(hs): return .readMultiple(hs)
+        case let .readMultipleVariable(hs): return .readMultipleVariable(hs)
+        case let .writeValue(h, v): return .writeValue(h, v)
+        case let .writeWithoutResponse(h, v): return .writeWithoutResponse(h, v)
+        case let .writeLongValue(h, o, v): return .writeLongValue(h, offset: o, v)
+        case let .reliableWrite(parts):
+            return .reliableWrite(parts.map { PreparedWrite(handle: $0.handle, offset: $0.offset, value: $0.value) })
+        case .signedWriteWithoutResponse, .cancelledWrites, .other: return nil
+        }
+    }
+
+    struct Session {
+        let conversation: ATTConversation
+        var connection: GATTClientConnection
+        var report = ReplayReport()
+        var responseOf: [Int: Int] = [:]
+        /// Server PDUs sent on their own (notifications, indications), in capture order.
+        var unsolicited: [Int] = []
+        var nextUnsolicited = 0
+        let origin: Int64
+
+        init(_ conversation: ATTConversation) {
+            self.conversation = conversation
+            var clientMTU: UInt16 = 23
+            for p in conversation.pdus {
+                if case let .success(.exchangeMTURequest(r)) = p.pdu { clientMTU = r.clientRxMTU; break }
+            }
+            connection = GATTClientConnection(configuration: GATTClientConfiguration(
+                rxMTU: clientMTU, exchangesMTUOnStart: false, discoversOnStart: false, subscribesToServiceChanged: false))
+            for t in conversation.transactions { if let r = t.response { responseOf[t.request] = r } }
+            for (i, _) in conversation.pdus.enumerated() where conversation.sender(of: i) == .server {
+                let kind = ATTOpcode(conversation.pdus[i].opcode ?? 0).kind
+                if kind == .notification || kind == .indication { unsolicited.append(i) }
+            }
+            origin = conversation.pdus.first?.frame.timestamp ?? 0
+        }
+
+        func time(_ index: Int) -> MonotonicTime {
+            ReplayClock.time(conversation.pdus[index].frame.timestamp, since: origin)
+        }
+
+        mutating func run() {
+            for procedure in ClientProcedureInference.procedures(in: conversation) {
+                feedUnsolicited(before: procedure.requests.first ?? Int.max)
+                guard let command = ClientReplay.command(for: procedure.kind) else {
+                    report.notReplayed += procedure.requests.count
+                    continue
+                }
+                let before = report.divergences.count
+                perform(command, expecting: procedure.requests)
+                for k in before..<report.divergences.count {
+                    report.divergences[k].explanation = explain(report.divergences[k], in: procedure)
+                }
+            }
+            feedUnsolicited(before: Int.max)
+        }
+
+        /// Feeds the captured server's notifications and indications that came before
+        /// `index`; an indication's confirmation from our client is compared with the
+        /// captured client's.
+        mutating func feedUnsolicited(before index: Int) {
+            while nextUnsolicited < unsolicited.count, unsolicited[nextUnsolicited] < index {
+                let i = unsolicited[nextUnsolicited]
+                nextUnsolicited += 1
+                let actions = connection.receive(conversation.pdus[i].bytes, at: time(i))
+                guard ATTOpcode(conversation.pdus[i].opcode ?? 0).kind == .indication else { continue }
+                let ours = actions.compactMap { if case let .send(b) = $0 { return b } else { return nil } }.first
+                let captured = responseOf[i].map { Array(conversation.pdus[$0].bytes) }
+                if ours == captured {
+                    report.matched += 1
+                } else {
+                    report.divergences.append(ReplayDivergence(index: i, input: conversation.pdus[i], expected: captured,
+                                                               actual: ours, role: .client))
+                }
+            }
+        }
+
+        mutating func perform(_ command: GATTClientCommand, expecting requests: [Int]) {
+            var expected = requests[...]
+            let now = time(requests.first ?? 0)
+            let (id, first) = connection.perform(command, at: now)
+            var pending = first
+            var diverged = false
+            var guardCount = 0
+            while !pending.isEmpty, guardCount < 100_000 {
+                guardCount += 1
+                let action = pending.removeFirst()
+                switch action {
+                case let .send(bytes):
+                    if diverged {
+                        // After a divergence only unblock the client; nothing is compared.
+                        pending += unblock(bytes, at: now)
+                        continue
+                    }
+                    guard let next = expected.first else {
+                        report.divergences.append(ReplayDivergence(index: requests.last ?? 0,
+                            input: conversation.pdus[requests.last ?? 0], expected: nil, actual: bytes, role: .client))
+                        diverged = true
+                        pending += connection.cancel(id, at: now) + unblock(bytes, at: now)
+                        continue
+                    }
+                    let captured = conversation.pdus[next]
+                    guard captured.bytes.elementsEqual(bytes) else {
+                        report.divergences.append(ReplayDivergence(index: next, input: captured,
+                            expected: Array(captured.bytes), actual: bytes, role: .client))
+                        diverged = true
+                        pending += connection.cancel(id, at: now) + unblock(bytes, at: now)
+                        continue
+                    }
+                    report.matched += 1
+                    expected.removeFirst()
+                    if let r = responseOf[next] {
+                        pending += connection.receive(conversation.pdus[r].bytes, at: time(r))
+                    }
+                default:
+                    break
+                }
+            }
+            if !diverged, let next = expected.first {
+                // The captured client went on where ours stopped.
+                report.divergences.append(ReplayDivergence(index: next, input: conversation.pdus[next],
+                    expected: Array(conversation.pdus[next].bytes), actual: nil, role: .client))
+            }
+        }
+
+        /// The known causes of a client divergence.
+        func explain(_ d: ReplayDivergence, in procedure: CapturedProcedure) -> String? {
+            let ours = d.actual.flatMap { try? ATTPDU.decode($0[...]) }
+            if case .readUsingCharacteristicUUID = procedure.kind, d.expected == nil, case .readByTypeRequest? = ours {
+                return "our client continues Read Using Characteristic UUID after the first response, to collect every "
+                    + "characteristic with the UUID in the range; the captured client stopped after one response "
+                    + "(stacks differ here)"
+            }
+            if case let .executeWriteRequest(e)? = ours, e.flags == .cancel, d.expected == [0x18, 0x01] {
+                let refused = procedure.requests.contains { i in
+                    if let r = responseOf[i], case .success(.errorResponse) = conversation.pdus[r].pdu { return true }
+                    return false
+                }
+                if refused {
+                    return "the captured server refused a prepared part; our client then cancels the queued writes "
+                        + "(Execute Write, flags 0x00) where the captured client executed the parts that were accepted"
+                }
+            }
+            return nil
+        }
+
+        /// Answers a request that the capture cannot answer with Unlikely Error.
+        mutating func unblock(_ bytes: [UInt8], at now: MonotonicTime) -> [GATTClientAction] {
+            guard let first = bytes.first, ATTOpcode(first).kind == .request else { return [] }
+            let handle: [UInt8] = bytes.count >= 3 ? [bytes[1], bytes[2]] : [0, 0]
+            return connection.receive([0x01, first] + handle + [ATTErrorCode.unlikelyError.rawValue], at: now)
+        }
+    }
+}

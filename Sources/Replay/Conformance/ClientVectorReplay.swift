@@ -1,0 +1,186 @@
+import ATT
+import ATTPresentation
+import GATT
+
+/// One client vector being replayed: feeds tester PDUs, matches client PDUs, then checks
+/// the `expect` object.
+struct ClientVectorReplay {
+    let vector: ConformanceVector
+    let mode: ClientVectorRunner.StartupMode
+    let fullClient: Bool
+    let expectedDatabase: DiscoveredDatabase?
+    let action: JSONValue?
+    let expect: JSONValue?
+    var connection: GATTClientConnection
+    var now = MonotonicTime.zero
+    /// Client PDUs not yet matched against the vector.
+    var outbox: [[UInt8]] = []
+    var divergence: ConformanceDivergence?
+    var transcript: [String] = []
+    var ready = false
+    var actionID: GATTRequestID?
+    var actionResult: Result<GATTClientResponse, GATTClientError>?
+
+    init(vector: ConformanceVector, expectedDatabase: DiscoveredDatabase?, mode: ClientVectorRunner.StartupMode) {
+        self.vector = vector
+        fullClient = vector.iutKind == "gatt_client"
+        // Seeding only changes anything when there is a setup phase to skip.
+        self.mode = vector.steps.contains { $0.phase == "setup" } ? mode : .fullBootstrap
+        self.expectedDatabase = expectedDatabase
+        action = vector.action
+        expect = vector.expect
+        var signingKey: SigningKey?
+        if let csrk = action?["csrk_bytes_as_in_bluez"]?.stringValue.flatMap(parseHex) {
+            signingKey = SigningKey(csrk: csrk, signCounter: UInt32(action?["sign_counter"]?.intValue ?? 0))
+        }
+        let configuration = GATTClientConfiguration(
+            rxMTU: vector.rxMTU, canRaiseSecurity: vector.securityLevel == "auto",
+            discoversOnStart: fullClient && self.mode == .fullBootstrap, signingKey: signingKey)
+        let seeded = self.mode == .seededCache ? expectedDatabase ?? DiscoveredDatabase() : DiscoveredDatabase()
+        connection = GATTClientConnection(configuration: configuration, database: seeded)
+        if let security = action?["link_security"]?.stringValue, !security.hasPrefix("low") {
+            connection.setLinkEncrypted(true)
+        }
+    }
+
+    /// The exchange steps this mode replays, with their indexes in the vector.
+    var steps: [(Int, ConformanceVector.Step)] {
+        let all = Array(vector.steps.enumerated())
+        guard mode == .seededCache else { return all }
+        return all.filter { step in
+            step.1.phase != "setup" || step.1.pdu.first == ATTOpcode.exchangeMTURequest.rawValue
+                || step.1.pdu.first == ATTOpcode.exchangeMTUResponse.rawValue
+        }
+    }
+
+    mutating func fail(_ step: Int?, expected: String, got: String) {
+        if divergence == nil { divergence = ConformanceDivergence(step: step, expected: expected, got: got) }
+    }
+
+    mutating func run() {
+        take(connection.start(at: now))
+        // A bare bearer, or a client whose cache was seeded, runs its procedure at once
+        // (queued behind Exchange MTU); a full client waits until it is ready.
+        if !fullClient || mode == .seededCache { performAction() }
+        for (index, step) in steps {
+            now = now + .milliseconds(1)
+            switch step.direction {
+            case .iutToTester:
+                guard !outbox.isEmpty else {
+                    return fail(index, expected: ConformanceDivergence.describe(step.pdu), got: "nothing")
+                }
+                let sent = outbox.removeFirst()
+                transcript.append("iut->tester \(hexString(sent))")
+                if sent != step.pdu {
+                    return fail(index, expected: ConformanceDivergence.describe(step.pdu), got: ConformanceDivergence.describe(sent))
+                }
+            case .testerToIUT:
+                transcript.append("tester->iut \(hexString(step.pdu))")
+                if let extra = outbox.first {
+                    return fail(index, expected: "no PDU before \(step.op)", got: ConformanceDivergence.describe(extra))
+                }
+                take(connection.receive(step.pdu[...], at: now))
+                if step.expectNoIUTPDU, let extra = outbox.first {
+                    return fail(index, expected: "no answer to \(step.op)", got: ConformanceDivergence.describe(extra))
+                }
+            }
+        }
+        if let extra = outbox.first {
+            return fail(nil, expected: "no further PDU", got: ConformanceDivergence.describe(extra))
+        }
+        checkExpectations()
+    }
+
+    mutating func performAction() {
+        guard let action else { return }
+        guard let command = Self.command(for: action) else {
+            return fail(nil, expected: "a supported iut_action", got: action["call"]?.stringValue ?? "none")
+        }
+        let (id, actions) = connection.perform(command, at: now)
+        actionID = id
+        take(actions)
+    }
+
+    mutating func take(_ actions: [GATTClientAction]) {
+        for action in actions {
+            switch action {
+            case let .send(bytes): outbox.append(bytes)
+            case let .complete(id, result) where id == actionID: actionResult = result
+            case .deliver(.ready):
+                ready = true
+                if fullClient && mode == .fullBootstrap { performAction() }
+            default: break
+            }
+        }
+    }
+
+    static func handle(_ json: JSONValue?) -> AttributeHandle { AttributeHandle(UInt16(clamping: json?.intValue ?? 0)) }
+
+    static func range(_ action: JSONValue) -> AttributeHandleRange {
+        AttributeHandleRange(start: handle(action["start_handle"]), end: handle(action["end_handle"]))
+    }
+
+    /// Maps the vector's `iut_action` to a client command.
+    static func command(for action: JSONValue) -> GATTClientCommand? {
+        let value = action["value_hex"]?.stringValue.flatMap(parseHex) ?? []
+        let uuid = action["uuid"]?.stringValue.flatMap(BluetoothUUID.init)
+        switch action["call"]?.stringValue {
+        case "discover_primary_services": return .discoverAllPrimaryServices(in: range(action))
+        case "discover_primary_services_by_uuid": return uuid.map { .discoverPrimaryServices($0, in: range(action)) }
+        case "find_included_services": return .findIncludedServices(in: range(action))
+        case "discover_characteristics": return .discoverAllCharacteristics(in: range(action))
+        case "discover_descriptors": return .discoverDescriptors(in: range(action))
+        case "read_value": return .readValue(handle(action["handle"]))
+        case "read_using_characteristic_uuid": return uuid.map { .readUsingCharacteristicUUID($0, in: range(action)) }
+        case "read_long_value": return .readLongValue(handle(action["handle"]), offset: UInt16(action["offset"]?.intValue ?? 0))
+        case "read_multiple": return .readMultiple(action["handles"]?.arrayValue?.map { handle($0) } ?? [])
+        case "write_value": return .writeValue(handle(action["handle"]), value)
+        case "write_without_response":
+            return action["signed"]?.boolValue == true ? .signedWriteWithoutResponse(handle(action["handle"]), value)
+                : .writeWithoutResponse(handle(action["handle"]), value)
+        case "write_long_value":
+            let h = handle(action["handle"])
+            let offset = UInt16(action["offset"]?.intValue ?? 0)
+            return action["reliable"]?.boolValue == true ? .reliableWrite([PreparedWrite(handle: h, offset: offset, value: value)])
+                : .writeLongValue(h, offset: offset, value)
+        case "register_notify": return .subscribe(valueHandle: handle(action["value_handle"]))
+        default: return nil
+        }
+    }
+
+    mutating func checkExpectations() {
+        guard divergence == nil, let expect else { return }
+        let testerSpoke = steps.contains { $0.1.direction == .testerToIUT }
+        if expect["client_ready"]?.boolValue == true, fullClient, mode == .fullBootstrap, testerSpoke, !ready {
+            fail(nil, expected: "client ready", got: "client never became ready")
+        }
+        if let name = expect["discovered_cache_equals_db"]?.stringValue, mode == .fullBootstrap, let expectedDatabase {
+            let diff = connection.client.database.differences(from: expectedDatabase)
+            if !diff.isEmpty { fail(nil, expected: "discovered database equal to \(name)", got: diff.joined(separator: "; ")) }
+        }
+        guard action != nil else { return }
+        let got = actionResult.map { "\($0)" } ?? "no completion"
+        if let code = expect["att_ecode"]?.stringValue, let raw = UInt8(code.dropFirst(2), radix: 16) {
+            switch actionResult {
+            case .success where raw == 0: break
+            case let .failure(error) where error.attErrorCode?.rawValue == raw && raw != 0: break
+            default: fail(nil, expected: raw == 0 ? "success" : "ATT error \(code)", got: got)
+            }
+        }
+        if let success = expect["procedure_success"]?.boolValue ?? expect["ccc_write_success"]?.boolValue {
+            switch actionResult {
+            case .success where success, .failure where !success: break
+            default: fail(nil, expected: success ? "success" : "failure", got: got)
+            }
+        }
+        if let hex = expect["value_hex"]?.stringValue, let value = parseHex(hex) {
+            if case let .success(response) = actionResult, response.value == value {} else {
+                fail(nil, expected: "value \(hex)", got: got)
+            }
+        }
+        if expect["reliable_error"]?.boolValue == false, case let .failure(.protocolViolation(v)) = actionResult,
+           case .preparedWriteMismatch = v.reason {
+            fail(nil, expected: "the server's ATT error", got: "a reliable-write mismatch")
+        }
+    }
+}

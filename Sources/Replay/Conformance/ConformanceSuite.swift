@@ -1,0 +1,45 @@
+import ATT
+import Foundation
+import GATT
+
+/// Loads vectors and databases and runs them: the library behind `attune conformance`.
+public struct ConformanceSuite: Sendable {
+    public var vectors: [ConformanceVector]
+    /// Databases loaded as written: CCCDs are plain stored attributes shared by all
+    /// clients, as the vectors' README says.
+    public var databases: [String: AttributeDatabase]
+    public var server = ServerVectorRunner()
+    public var client: any ClientVectorRunning = ClientVectorRunner()
+
+    public init(vectors: [ConformanceVector], databases: [String: AttributeDatabase]) {
+        self.vectors = vectors
+        self.databases = databases
+    }
+
+    /// Reads `gatt-vectors.json` and `gatt-dbs.json`.
+    public init(vectorsFile: String, databasesFile: String) throws(ConformanceError) {
+        guard let v = FileManager.default.contents(atPath: vectorsFile) else { throw .file("cannot read \(vectorsFile)") }
+        guard let d = FileManager.default.contents(atPath: databasesFile) else { throw .file("cannot read \(databasesFile)") }
+        let vectors = try ConformanceVector.load(from: v)
+        do {
+            self.init(vectors: vectors, databases: try DatabaseJSON.databases(from: d, cccd: .stored))
+        } catch {
+            throw .database(error)
+        }
+    }
+
+    /// Runs the vectors of `role` (both when nil), or only the one named `only`.
+    public func run(role: ConformanceVector.Role? = nil, only: String? = nil) -> [ConformanceResult] {
+        vectors.filter { (role == nil || $0.role == role) && (only == nil || $0.id == only) }.map { v in
+            let outcome = v.role == .server ? server.run(v, databases: databases) : client.run(v, databases: databases)
+            return ConformanceResult(id: v.id, role: v.role, outcome: outcome)
+        }
+    }
+
+    /// The report's last line: "N passed, M failed".
+    public static func summary(_ results: [ConformanceResult]) -> String {
+        let passed = results.filter { $0.outcome == .passed }.count
+        let failed = results.filter { if case .failed = $0.outcome { true } else { false } }.count
+        return "\(passed) passed, \(failed) failed"
+    }
+}

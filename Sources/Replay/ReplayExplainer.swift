@@ -1,0 +1,138 @@
+import ATT
+import Capture
+
+/// Attaches the known causes to divergences of a server replay: behaviours of the captured
+/// server that are not the spec's, changes the captured server's application made, gaps
+/// in a database rebuilt from the capture, and consequences of an earlier divergence.
+///
+/// State carries across the conversations of one capture, in order.
+public struct ReplayExplainer: Sendable {
+    /// Whether the replayed database was rebuilt from the capture (so it lacks whatever
+    /// the capture never revealed).
+    public var databaseRebuilt: Bool
+    /// Handles whose value diverged through a write, with the record of that divergence.
+    var divergedValues: [UInt16: Int] = [:]
+    /// Handles the captured client wrote, with the record of the latest write.
+    var writtenAt: [UInt16: Int] = [:]
+    /// Record of the latest Service Changed indication the captured server sent.
+    var serviceChangedAt: Int?
+    /// Value handles of Service Changed characteristics seen in discovery.
+    var serviceChangedHandles: Set<UInt16> = []
+
+    public init(databaseRebuilt: Bool = true) {
+        self.databaseRebuilt = databaseRebuilt
+    }
+
+    public mutating func explain(_ report: inout ReplayReport, in conversation: ATTConversation) {
+        var next = 0
+        for (i, pdu) in conversation.pdus.enumerated() {
+            // Learn from the capture up to this PDU, so explanations use only the past.
+            learn(pdu)
+            while next < report.divergences.count, report.divergences[next].index == i {
+                var d = report.divergences[next]
+                d.explanation = explanation(for: d)
+                remember(d)
+                report.divergences[next] = d
+                next += 1
+            }
+        }
+    }
+
+    mutating func learn(_ captured: CapturedATTPDU) {
+        switch captured.pdu {
+        case let .success(.writeRequest(w)):
+            writtenAt[w.handle.rawValue] = captured.frame.recordIndex
+        case let .success(.writeCommand(w)):
+            writtenAt[w.handle.rawValue] = captured.frame.recordIndex
+        case let .success(.readByTypeResponse(r)):
+            for e in r.entries where e.value.count == 5 {
+                let s = e.value.startIndex
+                if e.value[s + 3] == 0x05, e.value[s + 4] == 0x2A {
+                    serviceChangedHandles.insert(UInt16(e.value[s + 1]) | UInt16(e.value[s + 2]) << 8)
+                }
+            }
+        case let .success(.handleValueIndication(ind)):
+            // Only handles that discovery showed to be Service Changed count.
+            if serviceChangedHandles.contains(ind.handle.rawValue) { serviceChangedAt = captured.frame.recordIndex }
+        default:
+            break
+        }
+    }
+
+    mutating func remember(_ d: ReplayDivergence) {
+        guard case let .success(input) = d.input.pdu else { return }
+        switch input {
+        case let .writeRequest(w): divergedValues[w.handle.rawValue] = divergedValues[w.handle.rawValue] ?? d.input.frame.recordIndex
+        case let .prepareWriteRequest(w): divergedValues[w.handle.rawValue] = divergedValues[w.handle.rawValue] ?? d.input.frame.recordIndex
+        case let .writeCommand(w): divergedValues[w.handle.rawValue] = divergedValues[w.handle.rawValue] ?? d.input.frame.recordIndex
+        default: break
+        }
+    }
+
+    func decode(_ bytes: [UInt8]?) -> ATTPDU? { bytes.flatMap { try? ATTPDU.decode($0[...]) } }
+
+    func explanation(for d: ReplayDivergence) -> String? {
+        guard case let .success(input) = d.input.pdu else { return nil }
+        let expected = decode(d.expected), actual = decode(d.actual)
+        if case let .prepareWriteRequest(w) = input, case let .errorResponse(e)? = expected {
+            if e.errorCode == .invalidAttributeValueLength, Int(w.offset) + w.partValue.count <= 512 {
+                return "the captured server refused \(w.partValue.count) bytes at offset \(w.offset) with Invalid Attribute "
+                    + "Value Length although offset + length is within the 512-byte limit: BlueZ counts the 4 header bytes "
+                    + "of Prepare Write toward it (BlueZ's behaviour, not the spec's)"
+            }
+            if e.errorCode == .invalidOffset, w.offset > 0 {
+                return "the captured server's write callback rejected the second chunk of a long write at offset "
+                    + "\(w.offset) (btgatt-server's Device Name callback truncates the name at the offset); the spec "
+                    + "queues prepared writes and checks offsets at Execute Write"
+            }
+        }
+        if let handle = handleRead(by: input), let record = divergedValues[handle] {
+            return "follows from the divergence at record \(record), which left handle \(AttributeHandle(handle)) "
+                + "with a different value"
+        }
+        for handle in valueHandles(in: expected) + valueHandles(in: actual) {
+            if let record = writtenAt[handle], record < d.input.frame.recordIndex {
+                return "handle \(AttributeHandle(handle)) was written at record \(record) and both servers accepted it, "
+                    + "but the captured server later answered a different value: its application does not keep "
+                    + "that write; ours serves the value written"
+            }
+        }
+        if isDiscovery(input), let record = serviceChangedAt {
+            return "the captured server's database changed during the capture (Service Changed indicated at record "
+                + "\(record)); the replayed database is the one the capture showed first"
+        }
+        if case let .errorResponse(e)? = actual, databaseRebuilt,
+           e.errorCode == .invalidHandle || e.errorCode == .attributeNotFound {
+            return "the capture never revealed handle \(e.handle), so the database rebuilt from it cannot serve it"
+        }
+        if case .writeRequest = input, case let .errorResponse(e)? = expected, case .writeResponse? = actual,
+           e.errorCode == .invalidAttributeValueLength || e.errorCode.rawValue >= 0x80 {
+            return "the captured server's application rejected the value (error \(e.errorCode)); a replayed database "
+                + "attribute accepts any value up to its maximum length"
+        }
+        return nil
+    }
+
+    func handleRead(by pdu: ATTPDU) -> UInt16? {
+        switch pdu {
+        case let .readRequest(r): return r.handle.rawValue
+        case let .readBlobRequest(r): return r.handle.rawValue
+        case let .prepareWriteRequest(w): return divergedValues[w.handle.rawValue] == nil ? nil : w.handle.rawValue
+        case .executeWriteRequest: return divergedValues.keys.min()
+        default: return nil
+        }
+    }
+
+    /// Attribute handles whose values a read-type response carries.
+    func valueHandles(in response: ATTPDU?) -> [UInt16] {
+        if case let .readByTypeResponse(r)? = response { return r.entries.map(\.handle.rawValue) }
+        return []
+    }
+
+    func isDiscovery(_ pdu: ATTPDU) -> Bool {
+        switch pdu {
+        case .readByGroupTypeRequest, .readByTypeRequest, .findInformationRequest, .findByTypeValueRequest: return true
+        default: return false
+        }
+    }
+}

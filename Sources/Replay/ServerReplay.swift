@@ -1,0 +1,68 @@
+import ATT
+import Capture
+
+/// Replays the client side of captured conversations against a server engine: every
+/// request and command the captured client sent is fed in, in order, and the engine's
+/// response to each request is compared with the captured server's.
+///
+/// Notifications and indications the captured server sent on its own are not replayed
+/// (its application triggered them), nor are the client's confirmations of them: fed to
+/// a server that sent no indication they would be a protocol error.
+public enum ServerReplay {
+    /// Replays conversations in order against one engine, so state that outlives a
+    /// connection (written values) carries over as it did in the capture.
+    /// - Parameter databaseRebuilt: whether the engine serves a database rebuilt from
+    ///   this capture, so that gaps in it explain divergences.
+    public static func run<Target: ATTReplayTarget>(_ conversations: [ATTConversation], against target: inout Target,
+                                                    databaseRebuilt: Bool) -> [ReplayReport]
+    {
+        var explainer = ReplayExplainer(databaseRebuilt: databaseRebuilt)
+        return conversations.map { c in
+            target.begin(c)
+            var report = run(c, against: &target)
+            explainer.explain(&report, in: c)
+            return report
+        }
+    }
+
+    /// Replays one conversation (without explanations).
+    public static func run<Target: ATTReplayTarget>(_ conversation: ATTConversation, against target: inout Target)
+        -> ReplayReport
+    {
+        var report = ReplayReport()
+        var responseTo: [Int: Int] = [:]
+        for t in conversation.transactions { if let r = t.response { responseTo[t.request] = r } }
+        for (i, pdu) in conversation.pdus.enumerated() {
+            guard let role = conversation.sender(of: i), let raw = pdu.opcode else { continue }
+            let opcode = ATTOpcode(raw)
+            if role == .server {
+                if opcode.kind == .notification || opcode.kind == .indication { report.notReplayed += 1 }
+                continue
+            }
+            if opcode.kind == .confirmation {
+                report.notReplayed += 1
+                continue
+            }
+            let outputs = target.receive(pdu.bytes, at: pdu.frame.timestamp)
+            // Only responses are compared; our server's own notifications or indications
+            // are not answers to this input.
+            let ours = outputs.first { $0.first.map { ATTOpcode($0).kind == .response } ?? false }
+            let captured = responseTo[i].map { Array(conversation.pdus[$0].bytes) }
+            if opcode.kind != .request {
+                // Commands get no response; any response is a divergence.
+                if let ours {
+                    report.divergences.append(ReplayDivergence(index: i, input: pdu, expected: nil, actual: ours))
+                } else {
+                    report.matched += 1
+                }
+                continue
+            }
+            if ours == captured {
+                report.matched += 1
+            } else {
+                report.divergences.append(ReplayDivergence(index: i, input: pdu, expected: captured, actual: ours))
+            }
+        }
+        return report
+    }
+}
