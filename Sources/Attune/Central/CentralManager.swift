@@ -66,11 +66,14 @@ public final class CentralManager: Sendable {
     ///   - allowDuplicates: every report; otherwise each device once, then once more
     ///     when its scan response adds to it.
     /// - Returns: advertisements until the consumer stops iterating (which stops the scan).
-    ///   A consumer that falls more than 1024 reports behind loses the oldest.
+    ///   The radio cannot be paused, so a consumer that falls more than 1024 reports
+    ///   behind misses the newest ones; the next report it gets says how many in
+    ///   ``Advertisement/lostBefore``.
     /// - Throws: ``AttuneError/unavailable(_:)`` unless powered on.
     public func scan(services: [BluetoothUUID]? = nil, allowDuplicates: Bool = false)
         throws(AttuneError) -> AsyncStream<Advertisement> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Advertisement.self, bufferingPolicy: .bufferingNewest(1024))
+        let (stream, continuation) = AsyncStream.makeStream(of: Advertisement.self, bufferingPolicy: .bufferingOldest(1024))
+        let lost = Mutex(0)
         let seen = Mutex<[BluetoothAddress: Advertisement]>([:])
         let token = try backend.startScanning { report in
             let delivered: Advertisement? = seen.withLock { seen in
@@ -88,8 +91,13 @@ public final class CentralManager: Sendable {
                 if allowDuplicates || (report.isScanResponse && !hadScanResponse) { return merged }
                 return nil
             }
-            guard let delivered, services.map({ delivered.advertises(anyOf: $0) }) ?? true else { return }
-            continuation.yield(delivered)
+            guard var delivered, services.map({ delivered.advertises(anyOf: $0) }) ?? true else { return }
+            // Reports arrive on one transport thread at a time; the count goes with the
+            // first report the buffer takes after a drop.
+            lost.withLock { lost in
+                delivered.lostBefore = lost
+                if case .dropped = continuation.yield(delivered) { lost += 1 } else { lost = 0 }
+            }
         }
         let backend = self.backend
         continuation.onTermination = { _ in backend.stopScanning(token) }

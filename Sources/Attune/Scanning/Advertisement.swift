@@ -43,6 +43,9 @@ public struct Advertisement: Hashable, Sendable {
     public var data: AdvertisingData
     /// The scan response merged in, if any.
     public var scanResponseData: AdvertisingData?
+    /// Reports this scan dropped immediately before this one because its consumer fell
+    /// more than the scan's buffer behind; 0 when none were. Never lost silently.
+    public var lostBefore: Int = 0
 
     /// Every service UUID, complete lists first.
     public var allServiceUUIDs: [BluetoothUUID] { serviceUUIDs + incompleteServiceUUIDs }
