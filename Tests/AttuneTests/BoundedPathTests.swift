@@ -139,3 +139,34 @@ struct BoundedPathTests {
         }
     }
 }
+
+@Suite("Discovery deadline through the API")
+struct DiscoveryDeadlineTests {
+    @Test(.timeLimit(.minutes(1)))
+    func connectGoesOnWithoutACacheWhenDiscoveryOutlastsItsDeadline() async throws {
+        let radio = MemoryRadio()
+        let manager = try PeripheralManager(transport: .memory(radio), name: "Big")
+        // Hundreds of round trips: far longer than a deadline of one nanosecond.
+        _ = try await manager.add(contentsOf: (0..<300).map { i in
+            ServiceDefinition(BluetoothUUID(UInt16(0xA000 + i)), characteristics: [
+                CharacteristicDefinition(BluetoothUUID(0x2A37), properties: [.read], value: [UInt8(truncatingIfNeeded: i)]),
+            ])
+        })
+        try await manager.startAdvertising(localName: "Big", serviceUUIDs: [BluetoothUUID(0xA000)])
+        let central = CentralManager(transport: .memory(radio))
+        let ad = try await first(try central.scan(services: [BluetoothUUID(0xA000)]), "advertisement") { _ in true }
+        let peripheral = central.peripheral(for: ad)
+        try await central.connect(peripheral, discoveryTimeout: .nanoseconds(1))
+        #expect(await peripheral.phase == .ready, "the connection goes on")
+        #expect(await peripheral.knownTree == nil, "no partial database was kept as the cache")
+        // The link still works: discovery by the application asks the peer.
+        let services = try await peripheral.discoverServices([BluetoothUUID(0xA000)])
+        #expect(services.count == 1)
+
+        // Without a deadline the same database is discovered whole.
+        let patient = CentralManager(transport: .memory(radio))
+        let other = patient.peripheral(for: ad)
+        try await patient.connect(other, discoveryTimeout: nil)
+        #expect(await other.knownTree?.count == 302, "GAP, GATT and 300 services")
+    }
+}

@@ -136,15 +136,18 @@ public final class CentralManager: Sendable {
     ///     `discover…` call runs its own GATT procedure, as in Core Bluetooth.
     ///   - preferredMTU: the ATT_MTU to ask for in the MTU exchange (517, the most ATT
     ///     allows, by default); the server's answer may lower it.
+    ///   - discoveryTimeout: how long discovering the whole database may take, however
+    ///     slowly or endlessly the server answers (60 s by default; nil: no limit). Past
+    ///     it the connection goes on without a cache, and discovery calls ask the peer.
     /// - Throws: ``AttuneError/connectionTimeout``, ``AttuneError/connectionFailed(_:)``,
     ///   ``AttuneError/peripheralDisconnected(_:)`` (dropped while setting up),
     ///   ``AttuneError/cancelled`` or ``AttuneError/unavailable(_:)``.
     public func connect(_ peripheral: Peripheral, timeout: Duration = .seconds(30),
                         reconnect: ReconnectPolicy = .off, discoverDatabase: Bool = true,
-                        preferredMTU: Int = 517) async throws(AttuneError) {
+                        preferredMTU: Int = 517, discoveryTimeout: Duration? = .seconds(60)) async throws(AttuneError) {
         if let cause = backend.status.cause { throw .unavailable(cause) }
         try await peripheral.connect(timeout: timeout, reconnect: reconnect, discoverDatabase: discoverDatabase,
-                                     preferredMTU: preferredMTU)
+                                     preferredMTU: preferredMTU, discoveryTimeout: discoveryTimeout)
     }
 
     /// Connects to an address; see ``connect(_:timeout:reconnect:)``.

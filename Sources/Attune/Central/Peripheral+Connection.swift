@@ -2,8 +2,10 @@ extension Peripheral {
     /// Connects, and returns once the connection is ready (MTU exchanged, the GATT
     /// cache validated or the database discovered, subscriptions restored).
     func connect(timeout: Duration, reconnect: ReconnectPolicy, retryFirst: Bool = false,
-                 discoverDatabase: Bool = true, preferredMTU: Int? = nil) async throws(AttuneError) {
+                 discoverDatabase: Bool = true, preferredMTU: Int? = nil,
+                 discoveryTimeout: Duration? = .seconds(60)) async throws(AttuneError) {
         lifecycle.configuration.discoversOnConnect = discoverDatabase
+        lifecycle.configuration.discoveryTimeout = discoveryTimeout
         if let preferredMTU { lifecycle.configuration.preferredMTU = preferredMTU }
         lifecycle.configuration.connectTimeout = timeout
         lifecycle.configuration.reconnect = reconnect
@@ -124,7 +126,7 @@ extension Peripheral {
         self.link = link
         let configuration = GATTClientConfiguration(
             rxMTU: UInt16(clamping: lifecycle.configuration.preferredMTU), canRaiseSecurity: true,
-            exchangesMTUOnStart: false, discoversOnStart: false)
+            discoveryTimeout: lifecycle.configuration.discoveryTimeout, exchangesMTUOnStart: false, discoversOnStart: false)
         connection = GATTClientConnection(configuration: configuration,
                                           database: lifecycle.cache?.discoveredDatabase ?? DiscoveredDatabase())
         securityFailure = nil
@@ -170,9 +172,13 @@ extension Peripheral {
         switch event {
         case .received(let pdu):
             guard connection != nil else { return }
-            var actions: [GATTClientAction] = []
+            // The engine appends into reused storage: one list per link, not per PDU.
+            var actions = spareActions
+            spareActions = []
+            actions.removeAll(keepingCapacity: true)
             connection!.receive(pdu[...], at: at, into: &actions)
             apply(actions)
+            spareActions = actions
         case .closed(let reason):
             generation += 1
             self.link = nil

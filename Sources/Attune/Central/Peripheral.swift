@@ -57,6 +57,8 @@ public actor Peripheral {
     var batchReceivedAt = ContinuousClock.now
     /// Why the last security raise failed, reported with the request it was for.
     var securityFailure: AttuneError?
+    /// Storage the client engine's actions for each received PDU are appended to.
+    var spareActions: [GATTClientAction] = []
     /// PDUs the client engine queued behind a security raise.
     var heldForSecurity: [[UInt8]]?
 

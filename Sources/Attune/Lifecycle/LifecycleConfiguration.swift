@@ -17,16 +17,21 @@ public struct LifecycleConfiguration: Hashable, Sendable {
     /// gateway resuming its devices after a restart, when some are out of range). Off:
     /// only connections that were once established are re-established.
     public var retriesFirstConnection: Bool
+    /// How long discovering the whole database may take, however the server answers;
+    /// past it the discovery fails and the connection goes on without a cache. nil: no
+    /// limit. 60 s by default.
+    public var discoveryTimeout: Duration?
 
     /// Core Bluetooth-like defaults: 30 s connect timeout, no automatic reconnect.
     public init(connectTimeout: Duration = .seconds(30), disconnectTimeout: Duration = .seconds(5),
                 reconnect: ReconnectPolicy = .off, preferredMTU: Int = 517, discoversOnConnect: Bool = true,
-                retriesFirstConnection: Bool = false) {
+                retriesFirstConnection: Bool = false, discoveryTimeout: Duration? = .seconds(60)) {
         self.connectTimeout = connectTimeout
         self.disconnectTimeout = disconnectTimeout
         self.reconnect = reconnect
         self.preferredMTU = preferredMTU
         self.discoversOnConnect = discoversOnConnect
         self.retriesFirstConnection = retriesFirstConnection
+        self.discoveryTimeout = discoveryTimeout
     }
 }

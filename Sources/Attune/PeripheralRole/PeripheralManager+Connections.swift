@@ -3,7 +3,7 @@ extension PeripheralManager {
         let id = ConnectionID(nextConnection)
         nextConnection += 1
         let central = Central(address: link.peerAddress, type: link.peerAddressType, connection: id)
-        var out = GATTServerOutput()
+        var out = makeOutput()
         server.connect(id, at: now, into: &out)
         let reader = Task { await self.pump(link, id) }
         connected[id] = Connected(link: link, central: central, reader: reader)
@@ -18,7 +18,7 @@ extension PeripheralManager {
             let batch = await link.receive()
             guard !batch.isEmpty, let entry = connected[id] else { return }
             let at = now
-            var out = GATTServerOutput()
+            var out = makeOutput()
             for event in batch {
                 switch event {
                 case .received(let pdu):
@@ -33,13 +33,23 @@ extension PeripheralManager {
         }
     }
 
-    /// Sends what the server produced and hands its events on.
+    /// An empty output for the server, reusing the last one's storage, so the request
+    /// and notification paths allocate no buffers of their own.
+    func makeOutput() -> GATTServerOutput {
+        guard var out = spareOutput else { return GATTServerOutput() }
+        spareOutput = nil
+        out.removeAll()
+        return out
+    }
+
+    /// Sends what the server produced and hands its events on; keeps the storage.
     func flush(_ out: GATTServerOutput) {
         for pdu in out.pdus {
             connected[pdu.connection]?.link.send(Array(out.bytes(of: pdu)))
         }
         for event in out.events { handle(event) }
         if let deadline = server.deadline { schedule(deadline) }
+        spareOutput = out
     }
 
     private func handle(_ event: GATTServerEvent) {
@@ -91,7 +101,7 @@ extension PeripheralManager {
     /// already expired.
     @discardableResult
     public func respond(to request: ATTRequest, withResult result: Result<[UInt8], ATTErrorCode>) -> Bool {
-        var out = GATTServerOutput()
+        var out = makeOutput()
         let answered: Bool
         switch request.kind {
         case .read:
@@ -114,24 +124,32 @@ extension PeripheralManager {
     @discardableResult
     public func updateValue(_ value: [UInt8], for characteristic: PublishedCharacteristic,
                             onSubscribedCentrals centrals: [Central]? = nil) -> Bool {
-        let targets = subscribedCentrals(for: characteristic).filter { c in
-            centrals?.contains { $0.connection == c.connection } ?? true
-        }
-        guard targets.allSatisfy({ connected[$0.connection]?.link.canSend ?? true }) else { return false }
-        try? server.setValue(value, for: characteristic.valueHandle)
-        var out = GATTServerOutput()
-        for central in targets {
-            let configuration = server.clientConfiguration(of: central.connection, characteristic: characteristic.valueHandle)
+        let handle = characteristic.valueHandle
+        // One pass over the links, into reused lists: this is the notification hot path.
+        var notifying = spareTargets.notify, indicating = spareTargets.indicate
+        notifying.removeAll(keepingCapacity: true)
+        indicating.removeAll(keepingCapacity: true)
+        defer { spareTargets = (notifying, indicating) }
+        for (id, entry) in connected where centrals?.contains(where: { $0.connection == id }) ?? true {
+            let configuration = server.clientConfiguration(of: id, characteristic: handle)
             if configuration.contains(.notification) {
-                _ = try? server.notify(value, characteristic: characteristic.valueHandle, to: [central.connection], into: &out)
+                notifying.append(id)
             } else if configuration.contains(.indication) {
-                do {
-                    _ = try server.indicate(value, characteristic: characteristic.valueHandle, to: [central.connection],
-                                            at: now, into: &out)
-                } catch {
-                    flush(out)
-                    return false
-                }
+                indicating.append(id)
+            } else {
+                continue
+            }
+            guard entry.link.canSend else { return false }
+        }
+        try? server.setValue(value, for: handle)
+        var out = makeOutput()
+        if !notifying.isEmpty { _ = try? server.notify(value, characteristic: handle, to: notifying, into: &out) }
+        if !indicating.isEmpty {
+            do {
+                _ = try server.indicate(value, characteristic: handle, to: indicating, at: now, into: &out)
+            } catch {
+                flush(out)
+                return false
             }
         }
         flush(out)
@@ -169,7 +187,7 @@ extension PeripheralManager {
 
     private func fire() {
         timer.fired()
-        var out = GATTServerOutput()
+        var out = makeOutput()
         server.tick(at: now, into: &out)
         flush(out)
     }

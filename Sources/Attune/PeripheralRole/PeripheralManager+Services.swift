@@ -22,7 +22,7 @@ extension PeripheralManager {
         } catch {
             throw .operationNotSupported("services \(definitions.map(\.uuid)) do not build: \(error)")
         }
-        var out = GATTServerOutput()
+        var out = makeOutput()
         do {
             try server.modifyDatabase(at: now, into: &out) { (db: inout AttributeDatabase) throws(DatabaseError) in
                 try db.insert(attributes)
@@ -37,7 +37,7 @@ extension PeripheralManager {
 
     /// Withdraws a published service, like `remove(_:)`; Service Changed follows.
     public func remove(_ service: PublishedService) throws(AttuneError) {
-        var out = GATTServerOutput()
+        var out = makeOutput()
         do {
             try server.modifyDatabase(at: now, into: &out) { (db: inout AttributeDatabase) throws(DatabaseError) in
                 try db.removeService(at: service.startHandle)

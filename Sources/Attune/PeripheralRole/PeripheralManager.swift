@@ -33,6 +33,9 @@ public actor PeripheralManager {
     let eventBroadcast = Broadcast<PeripheralManagerEvent>()
 
     var timer = DeadlineTimer()
+    /// Storage reused by ``makeOutput()`` and ``updateValue(_:for:onSubscribedCentrals:)``.
+    var spareOutput: GATTServerOutput?
+    var spareTargets: (notify: [ConnectionID], indicate: [ConnectionID]) = ([], [])
     /// Requests answered with Insufficient Resources because ``requests`` was full.
     public internal(set) var refusedRequests = 0
 
