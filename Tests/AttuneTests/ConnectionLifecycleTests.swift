@@ -123,7 +123,7 @@ struct ConnectionLifecycleTests {
         _ = m.tick(at: m.reconnectAt!)
         _ = m.linkUp(at: now)
         _ = m.mtuExchanged(23, at: now)
-        _ = m.databaseHashRead(Sample.hash, at: now)
+        _ = m.discoveryCompleted(Sample.services(), databaseHash: Sample.hash, cacheHit: true, at: now)
         #expect(m.phase == .ready)
         _ = m.linkDown(.hci(HCIStatus(0x13)), at: seconds(1000))
         #expect(m.reconnectAt == seconds(1000.75))
@@ -138,18 +138,18 @@ struct ConnectionLifecycleTests {
         all += m.tick(at: seconds(11))
         all += m.linkUp(at: seconds(11.2))
         let mtu = m.mtuExchanged(247, at: seconds(11.3))
-        #expect(mtu == [.deliver(.phase(.validatingCache)), .readDatabaseHash])
-        let hit = m.databaseHashRead(Sample.hash, at: seconds(11.4))
-        let cache = GATTCache(services: Sample.services(), databaseHash: Sample.hash)
-        #expect(hit == [.deliver(.cacheValidated(hit: true)), .useCache(cache),
-                        .deliver(.phase(.resubscribing)), .resubscribe(subs)])
+        // One request validates the cache: the engine reads the hash and answers with the
+        // cache itself when it matches.
+        #expect(mtu == [.deliver(.phase(.validatingCache)), .discoverDatabase])
+        let hit = m.discoveryCompleted(Sample.services(), databaseHash: Sample.hash, cacheHit: true, at: seconds(11.4))
+        #expect(hit == [.deliver(.cacheValidated(hit: true)), .deliver(.phase(.resubscribing)), .resubscribe(subs)])
+        #expect(!hit.contains { if case .saveCache = $0 { true } else { false } }, "a hit saves nothing")
         all += mtu + hit
         all += m.resubscribeCompleted(subs[1], error: nil, at: seconds(11.5))
         #expect(m.phase == .resubscribing)
         let last = m.resubscribeCompleted(subs[0], error: nil, at: seconds(11.6))
         all += last
         #expect(last.events == [.subscriptionRestored(subs[0]), .phase(.ready)])
-        #expect(!all.contains(.discoverDatabase))
         #expect(!all.phases.contains(.discovering))
         #expect(all.phases == [.connecting, .connected, .exchangingMTU, .validatingCache, .resubscribing, .ready])
     }
@@ -161,12 +161,12 @@ struct ConnectionLifecycleTests {
         _ = m.linkDown(.hci(HCIStatus(0x08)), at: seconds(10))
         _ = m.tick(at: seconds(11))
         _ = m.linkUp(at: seconds(11))
-        _ = m.mtuExchanged(23, at: seconds(11))
-        let miss = m.databaseHashRead(Sample.otherHash, at: seconds(11))
-        #expect(miss == [.deliver(.cacheValidated(hit: false)), .deliver(.phase(.discovering)), .discoverDatabase])
-        // The new database moved Heart Rate by 0x40 and dropped Battery.
+        #expect(m.mtuExchanged(23, at: seconds(11)) == [.deliver(.phase(.validatingCache)), .discoverDatabase])
+        // The hash differed, so the engine discovered afresh: the new database moved Heart
+        // Rate by 0x40 and dropped Battery.
         let moved = Sample.services(shift: 0x40, withBattery: false)
         let done = m.discoveryCompleted(moved, databaseHash: Sample.otherHash, at: seconds(12))
+        #expect(done.first == .deliver(.cacheValidated(hit: false)))
         var relocated = Sample.heartRateSubscription
         relocated.valueHandle = 0x52
         relocated.configurationHandle = 0x53
@@ -186,7 +186,7 @@ struct ConnectionLifecycleTests {
         _ = m.tick(at: seconds(11))
         _ = m.linkUp(at: seconds(11))
         _ = m.mtuExchanged(23, at: seconds(11))
-        _ = m.databaseHashRead(Sample.hash, at: seconds(11))
+        _ = m.discoveryCompleted(Sample.services(), databaseHash: Sample.hash, cacheHit: true, at: seconds(11))
         let refused = m.resubscribeCompleted(subs[0], error: .att(.insufficientAuthentication), at: seconds(11))
         #expect(refused.events == [.subscriptionEnded(subs[0], .att(.insufficientAuthentication))])
         #expect(refused.contains(.saveSubscriptions([subs[1]])))
@@ -270,6 +270,6 @@ struct ConnectionLifecycleTests {
         _ = m.connect(at: .zero)
         _ = m.linkUp(at: .zero)
         _ = m.mtuExchanged(23, at: .zero)
-        #expect(m.databaseHashRead(Sample.hash, at: .zero).contains(.resubscribe([Sample.heartRateSubscription])))
+        #expect(m.discoveryCompleted(Sample.services(), databaseHash: Sample.hash, cacheHit: true, at: .zero).contains(.resubscribe([Sample.heartRateSubscription])))
     }
 }

@@ -140,8 +140,8 @@ struct StoreTests {
         var m = ConnectionLifecycle(cache: record.cache, subscriptions: record.subscriptions)
         _ = m.connect(at: .zero)
         _ = m.linkUp(at: .zero)
-        #expect(m.mtuExchanged(23, at: .zero).contains(.readDatabaseHash))
-        let hit = m.databaseHashRead(Sample.hash, at: .zero)
+        #expect(m.mtuExchanged(23, at: .zero) == [.deliver(.phase(.validatingCache)), .discoverDatabase])
+        let hit = m.discoveryCompleted(Sample.services(), databaseHash: Sample.hash, cacheHit: true, at: .zero)
         #expect(hit.contains(.resubscribe(record.subscriptions)))
         #expect(!hit.contains(.discoverDatabase))
     }

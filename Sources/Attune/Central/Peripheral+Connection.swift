@@ -47,12 +47,10 @@ extension Peripheral {
                 closeLink()
             case .exchangeMTU:
                 issue(.exchangeMTU, .mtu)
-            case .readDatabaseHash:
-                issue(.readUsingCharacteristicUUID(GATTAttributeType.databaseHash, in: .all), .databaseHash)
             case .discoverDatabase:
-                issue(.discoverDatabase, .discovery)
-            case .useCache:
-                break  // the client engine was seeded with the cache when the link came up
+                // The engine was seeded with the cache when the link came up: it validates
+                // it through the Database Hash, or discovers afresh.
+                issue(.refreshDatabase, .discovery)
             case .saveCache(let cache):
                 try? store.update(address: address, type: addressType) { $0.cache = cache }
             case .resubscribe(let list):
@@ -127,8 +125,8 @@ extension Peripheral {
         let configuration = GATTClientConfiguration(
             rxMTU: UInt16(clamping: lifecycle.configuration.preferredMTU), canRaiseSecurity: true,
             discoveryTimeout: lifecycle.configuration.discoveryTimeout, exchangesMTUOnStart: false, discoversOnStart: false)
-        connection = GATTClientConnection(configuration: configuration,
-                                          database: lifecycle.cache?.discoveredDatabase ?? DiscoveredDatabase())
+        seededDatabase = lifecycle.cache?.databaseHash == nil ? nil : lifecycle.cache?.discoveredDatabase
+        connection = GATTClientConnection(configuration: configuration, database: seededDatabase ?? DiscoveredDatabase())
         securityFailure = nil
         heldForSecurity = nil
         readerTask = Task { await self.pump(link, attempt) }
@@ -301,17 +299,11 @@ extension Peripheral {
             } else {
                 run(lifecycle.mtuExchanged(connection?.mtu ?? 23, at: now))
             }
-        case .databaseHash:
-            if case .success(let response) = result, let value = response.value, value.count == 16 {
-                run(lifecycle.databaseHashRead(value, at: now))
-            } else {
-                run(lifecycle.databaseHashRead(nil, at: now))
-            }
         case .discovery:
             if case .success(.database(let database)) = result {
                 let before = lifecycle.subscriptions
                 run(lifecycle.discoveryCompleted(GATTCache(database).services, databaseHash: database.databaseHash,
-                                                 at: now))
+                                                 cacheHit: seededDatabase != nil && database == seededDatabase, at: now))
                 moveListeners(from: before, to: lifecycle.subscriptions)
             } else {
                 run(lifecycle.discoveryFailed(at: now))

@@ -13,13 +13,10 @@ extension Peripheral {
         try await readValue(at: descriptor.handle)
     }
 
+    /// The engine's Read Long procedure from offset 0: a Read Request, and Read Blob only
+    /// when a full response may hide more, so a short value costs one round trip.
     private func readValue(at handle: AttributeHandle) async throws(AttuneError) -> [UInt8] {
-        guard case .value(var value) = try await request(.readValue(handle)) else { return [] }
-        // A full Read Response may hide more: continue with Read Blob from there.
-        if value.count == mtu - 1, value.count < 512,
-           case .value(let rest) = try await request(.readLongValue(handle, offset: UInt16(value.count))) {
-            value += rest
-        }
+        guard case .value(let value) = try await request(.readLongValue(handle, offset: 0)) else { return [] }
         return value
     }
 

@@ -37,7 +37,6 @@ public actor Peripheral {
     enum Waiter {
         case application(CheckedContinuation<GATTClientResponse, any Error>)
         case mtu
-        case databaseHash
         case discovery
         case resubscribe(Subscription)
     }
@@ -57,6 +56,8 @@ public actor Peripheral {
     var batchReceivedAt = ContinuousClock.now
     /// Why the last security raise failed, reported with the request it was for.
     var securityFailure: AttuneError?
+    /// The cached database the engine was created with, when it has a hash to validate.
+    var seededDatabase: DiscoveredDatabase?
     /// Storage the client engine's actions for each received PDU are appended to.
     var spareActions: [GATTClientAction] = []
     /// PDUs the client engine queued behind a security raise.

@@ -1,12 +1,17 @@
 extension ConnectionLifecycle {
     /// The MTU exchange finished (or failed, then pass 23).
+    ///
+    /// A cache with a Database Hash is validated by the same discovery request that
+    /// would replace it (``LifecycleAction/discoverDatabase``): the client engine reads
+    /// the server's hash first and answers with the cache itself when it matches. The
+    /// lifecycle keeps no validation logic of its own.
     public mutating func mtuExchanged(_ mtu: Int, at now: MonotonicTime) -> [LifecycleAction] {
         guard case .connected(var s) = state, s.step == .exchangingMTU else { return [] }
         self.mtu = max(23, mtu)
         if let cache, cache.databaseHash != nil {
             s.step = .validatingCache
             state = .connected(s)
-            return [.deliver(.phase(.validatingCache)), .readDatabaseHash]
+            return [.deliver(.phase(.validatingCache)), .discoverDatabase]
         }
         if configuration.discoversOnConnect || cache != nil || !subscriptions.isEmpty {
             return discover(s)
@@ -14,19 +19,20 @@ extension ConnectionLifecycle {
         return resubscribe(s, subscriptions)
     }
 
-    /// The Database Hash was read; nil when the peer has none or the read failed.
-    public mutating func databaseHashRead(_ hash: [UInt8]?, at now: MonotonicTime) -> [LifecycleAction] {
-        guard case .connected(let s) = state, s.step == .validatingCache else { return [] }
-        guard let cache, let hash, cache.databaseHash == hash else {
-            return [.deliver(.cacheValidated(hit: false))] + discover(s)
+    /// Discovery of the whole database finished; `cacheHit` when the engine confirmed the
+    /// cached database through its hash and read nothing else.
+    public mutating func discoveryCompleted(_ services: [Service], databaseHash: [UInt8]?, cacheHit: Bool = false,
+                                            at now: MonotonicTime) -> [LifecycleAction] {
+        guard case .connected(let s) = state, s.step == .discovering || s.step == .validatingCache else { return [] }
+        if s.step == .validatingCache {
+            // A hit keeps the cache as it is: nothing to save.
+            if cacheHit, cache != nil { return [.deliver(.cacheValidated(hit: true))] + resubscribe(s, subscriptions) }
+            return [.deliver(.cacheValidated(hit: false))] + discovered(services, databaseHash: databaseHash, s)
         }
-        return [.deliver(.cacheValidated(hit: true)), .useCache(cache)] + resubscribe(s, subscriptions)
+        return discovered(services, databaseHash: databaseHash, s)
     }
 
-    /// Discovery of the whole database finished.
-    public mutating func discoveryCompleted(_ services: [Service], databaseHash: [UInt8]?,
-                                            at now: MonotonicTime) -> [LifecycleAction] {
-        guard case .connected(let s) = state, s.step == .discovering else { return [] }
+    private mutating func discovered(_ services: [Service], databaseHash: [UInt8]?, _ s: ConnectedState) -> [LifecycleAction] {
         let fresh = GATTCache(services: services, databaseHash: databaseHash)
         cache = fresh
         var actions: [LifecycleAction] = [.saveCache(fresh)]
@@ -51,7 +57,7 @@ extension ConnectionLifecycle {
     /// Discovery failed without the link dropping (the peer answered with errors). The
     /// connection goes on without a cache.
     public mutating func discoveryFailed(at now: MonotonicTime) -> [LifecycleAction] {
-        guard case .connected(let s) = state, s.step == .discovering else { return [] }
+        guard case .connected(let s) = state, s.step == .discovering || s.step == .validatingCache else { return [] }
         cache = nil
         return resubscribe(s, subscriptions)
     }

@@ -7,14 +7,10 @@ public enum LifecycleAction: Hashable, Sendable {
     case closeLink
     /// Exchange the ATT_MTU; answer with ``ConnectionLifecycle/mtuExchanged(_:at:)``.
     case exchangeMTU(preferred: Int)
-    /// Read the Database Hash characteristic (0x2B2A); answer with
-    /// ``ConnectionLifecycle/databaseHashRead(_:at:)``.
-    case readDatabaseHash
-    /// Discover every service, characteristic and descriptor; answer with
-    /// ``ConnectionLifecycle/discoveryCompleted(_:databaseHash:at:)``.
+    /// Discover every service, characteristic and descriptor, unless the cached
+    /// database's Database Hash still matches the server's; answer with
+    /// ``ConnectionLifecycle/discoveryCompleted(_:databaseHash:cacheHit:at:)``.
     case discoverDatabase
-    /// The cache is valid: use it as the GATT tree.
-    case useCache(GATTCache)
     /// A fresh discovery: keep it (in the ``Store``).
     case saveCache(GATTCache)
     /// Write these CCCDs; answer each with

@@ -2,8 +2,9 @@
 /// that follow the link coming up spelled out.
 ///
 /// A connection goes `connecting → connected → exchangingMTU`, then either
-/// `validatingCache` (a cached database whose hash still matches skips discovery) or
-/// `discovering`, then `resubscribing` when subscriptions must be restored, and finally
+/// `validatingCache` (a cached database whose hash still matches skips discovery; one
+/// that no longer matches is rediscovered within the same phase) or `discovering` (no
+/// usable cache), then `resubscribing` when subscriptions must be restored, and finally
 /// `ready`.
 public enum LifecyclePhase: String, Hashable, Sendable, CustomStringConvertible {
     case disconnected
@@ -11,7 +12,9 @@ public enum LifecyclePhase: String, Hashable, Sendable, CustomStringConvertible 
     /// The link is up; the GATT phases have not started.
     case connected
     case exchangingMTU
-    /// Reading the peer's Database Hash to check the cached GATT database.
+    /// Reading the peer's Database Hash to check the cached GATT database, and
+    /// rediscovering it when the hash changed (``LifecycleEvent/cacheValidated(hit:)``
+    /// says which).
     case validatingCache
     case discovering
     /// Writing the CCCDs of everything that was subscribed before.

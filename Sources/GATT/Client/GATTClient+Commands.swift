@@ -55,6 +55,9 @@ extension GATTClient {
             queue.append(Pending(id: id, procedure: WriteLongCharacteristicValuesProcedure(writes: writes, reliable: true), purpose: .command))
         case .discoverDatabase:
             queue.append(Pending(id: id, procedure: discovery(cached: nil), purpose: .command))
+        case .refreshDatabase:
+            queue.append(Pending(id: id, procedure: discovery(cached: database.services.isEmpty ? nil : database),
+                                 purpose: .command))
         case let .subscribe(valueHandle, kind):
             subscribe(id, valueHandle: valueHandle, kind: kind, delta: 1, into: &actions)
         case let .unsubscribe(valueHandle):

@@ -43,6 +43,11 @@ public enum GATTClientCommand: Hashable, Sendable {
     /// Discover the whole database (MTU aside): server features, primary and secondary
     /// services, includes, characteristics, descriptors; then configure robust caching.
     case discoverDatabase
+    /// The same, unless the database the client already holds (a cache it was created
+    /// with) still has the server's Database Hash: then one Read Using Characteristic UUID
+    /// confirms it and the cached database is the answer (robust caching, Vol 3 Part G
+    /// §2.5.2.1).
+    case refreshDatabase
     /// Subscribe to a characteristic's notifications or indications, counting
     /// subscribers per characteristic; only the first writes the CCCD.
     case subscribe(valueHandle: AttributeHandle, SubscriptionKind? = nil)
