@@ -156,11 +156,14 @@ extension Peripheral {
             guard !batch.isEmpty, attempt == generation else { return }
             batchReceivedAt = .now
             let at = now
+            batchNotifications = 0
+            for event in batch { linkEvent(event, attempt, at) }
+            let notified = batchNotifications
             counters.update {
                 $0.batchesReceived += 1
                 $0.pdusReceived += batch.count
+                $0.notificationsReceived += notified
             }
-            for event in batch { linkEvent(event, attempt, at) }
             await waitForListeners()
         }
     }

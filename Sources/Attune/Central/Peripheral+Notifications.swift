@@ -67,7 +67,8 @@ extension Peripheral {
         guard let group = listeners[handle] else { return }
         let notification = Notification(value: Array(value), isIndication: isIndication, receivedAt: batchReceivedAt)
         for buffer in group.values where !buffer.offer(notification) { fullListeners.append(buffer) }
-        counters.update { $0.notificationsReceived += group.count }
+        // Counted per batch (``pump`` publishes it), not with a lock per value.
+        batchNotifications += group.count
     }
 
     /// Holds the link until every listener that filled up has room again, or has been

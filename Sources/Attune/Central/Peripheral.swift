@@ -52,6 +52,8 @@ public actor Peripheral {
     /// Listeners that filled up while the last batch was handled: the link is read no
     /// further until they have room (or their stall limit passes).
     var fullListeners: [DeliveryBuffer<Notification>] = []
+    /// Values handed to listeners while the current batch is handled.
+    var batchNotifications = 0
     /// When the current batch was taken from the link.
     var batchReceivedAt = ContinuousClock.now
     /// Why the last security raise failed, reported with the request it was for.

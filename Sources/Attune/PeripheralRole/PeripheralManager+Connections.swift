@@ -33,6 +33,11 @@ extension PeripheralManager {
         }
     }
 
+    /// Runs `body` on the server in place: a plain read of a struct held by an actor
+    /// copies it whole (every buffer retained), which the notification path cannot afford.
+    @inline(__always)
+    func inServer<R>(_ body: (inout GATTServer) -> R) -> R { body(&server) }
+
     /// An empty output for the server, reusing the last one's storage, so the request
     /// and notification paths allocate no buffers of their own.
     func makeOutput() -> GATTServerOutput {
@@ -48,7 +53,7 @@ extension PeripheralManager {
             connected[pdu.connection]?.link.send(Array(out.bytes(of: pdu)))
         }
         for event in out.events { handle(event) }
-        if let deadline = server.deadline { schedule(deadline) }
+        if let deadline = inServer({ $0.deadline }) { schedule(deadline) }
         spareOutput = out
     }
 
@@ -131,7 +136,7 @@ extension PeripheralManager {
         indicating.removeAll(keepingCapacity: true)
         defer { spareTargets = (notifying, indicating) }
         for (id, entry) in connected where centrals?.contains(where: { $0.connection == id }) ?? true {
-            let configuration = server.clientConfiguration(of: id, characteristic: handle)
+            let configuration = inServer { $0.clientConfiguration(of: id, characteristic: handle) }
             if configuration.contains(.notification) {
                 notifying.append(id)
             } else if configuration.contains(.indication) {

@@ -4,7 +4,7 @@ extension GATTServer {
     /// The clients a value goes to: the ones named, or every connected client whose
     /// configuration has `bit` set.
     func targets(_ to: [ConnectionID]?, _ c: CharacteristicRecord, _ bit: ClientCharacteristicConfiguration) -> [ConnectionID] {
-        if let to { return to.filter { connections[$0] != nil } }
+        if let to { return to.filter { connections.slot(of: $0) != nil } }
         return connections.compactMap { id, client in core.configuration(of: c, client).contains(bit) ? id : nil }
             .sorted { $0.rawValue < $1.rawValue }
     }
@@ -27,11 +27,11 @@ extension GATTServer {
         let c = try characteristic(valueHandle, needs: .notify)
         var sent: [ConnectionID] = []
         for id in targets(clients, c, .notification) {
-            let room = connections[id]!.bearer.mtu - 3
             let start = out.buffer.count
+            guard let slot = connections.slot(of: id) else { continue }
             do {
-                try connections[id]!.bearer.sendNotification(
-                    HandleValueNotification(handle: valueHandle, value: value.prefix(room)), into: &out.buffer)
+                // In place by slot: access by id would copy the client's state out and back.
+                try connections[slot: slot].bearer.sendNotification(valueHandle, value, into: &out.buffer)
             } catch { continue }
             out.commit(id, from: start)
             sent.append(id)

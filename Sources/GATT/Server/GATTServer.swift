@@ -98,8 +98,8 @@ public struct GATTServer: Sendable {
     /// value is at `valueHandle`.
     public func clientConfiguration(of id: ConnectionID, characteristic valueHandle: AttributeHandle)
         -> ClientCharacteristicConfiguration {
-        guard let client = connections[id], let c = core.database.characteristic(valueHandle: valueHandle) else { return [] }
-        return core.configuration(of: c, client)
+        guard let slot = connections.slot(of: id), let c = core.database.characteristic(valueHandle: valueHandle) else { return [] }
+        return core.configuration(of: c, connections[slot: slot])
     }
 
     /// Whether a client that enabled robust caching knows the current database.

@@ -14,17 +14,21 @@ import Synchronization
 /// room left (one `read` can carry several packets), and dropping it would lose data
 /// silently. The bound is therefore ``capacity`` plus what one read can carry.
 public final class LinkInbox<Element: Sendable>: Sendable {
-    private struct State {
-        var queue: [Element] = []
-        var finished = false
-        var taker: CheckedContinuation<[Element], Never>?
-        var roomWaiters: [CheckedContinuation<Void, Never>] = []
-        var threadWaiter: DispatchSemaphore?
+    // Inlinable, so the generic code is specialized in the module that owns the link
+    // (no runtime metadata look-ups on the per-PDU path).
+    @usableFromInline
+    struct State {
+        @usableFromInline var queue: [Element] = []
+        @usableFromInline var finished = false
+        @usableFromInline var taker: CheckedContinuation<[Element], Never>?
+        @usableFromInline var roomWaiters: [CheckedContinuation<Void, Never>] = []
+        @usableFromInline var threadWaiter: DispatchSemaphore?
+        @usableFromInline init() {}
     }
 
     /// How many elements may wait before the reader must pause.
     public let capacity: Int
-    private let state = Mutex(State())
+    @usableFromInline let state = Mutex(State())
 
     public init(capacity: Int) {
         precondition(capacity > 0, "a link inbox needs room for at least one element")
@@ -34,7 +38,7 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     /// Queues one element. Returns whether there is still room, that is whether the
     /// reader may read on. After ``finish(_:)`` the element is discarded and this returns
     /// false: the link is gone, and its owner has seen the last element.
-    @discardableResult
+    @discardableResult @inlinable
     public func push(_ element: Element) -> Bool {
         let (taker, batch, room) = state.withLock { s -> (CheckedContinuation<[Element], Never>?, [Element], Bool) in
             guard !s.finished else { return (nil, [], false) }
@@ -78,6 +82,7 @@ public final class LinkInbox<Element: Sendable>: Sendable {
 
     /// Everything queued, oldest first, waiting until there is at least one element.
     /// Empty only once the inbox is finished and drained. For exactly one owner.
+    @inlinable
     public func take() async -> [Element] {
         await withCheckedContinuation { (taker: CheckedContinuation<[Element], Never>) in
             let (batch, waiters, thread) = state.withLock { s -> ([Element]?, [CheckedContinuation<Void, Never>], DispatchSemaphore?) in
@@ -99,6 +104,7 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     }
 
     /// Whether the reader may read on.
+    @inlinable
     public var hasRoom: Bool { state.withLock { !$0.finished && $0.queue.count < capacity } }
 
     /// The number of elements waiting.
