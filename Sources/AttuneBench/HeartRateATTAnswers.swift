@@ -18,13 +18,16 @@ enum HeartRateATTAnswers {
             return [0x03, 23, 0]
         case 0x10 where type == 0x2800 && start <= 0x0010 && end >= 0x0010:  // Read By Group Type: primary services
             return [0x11, 6, 0x10, 0x00, 0x13, 0x00, 0x0D, 0x18]
+        case 0x06 where type == 0x2800 && pdu.count == 9 && pdu[7] == 0x0D && pdu[8] == 0x18
+                        && start <= 0x0010 && end >= 0x0010:  // Find By Type Value: the service by UUID
+            return [0x07, 0x10, 0x00, 0x13, 0x00]
         case 0x08 where type == 0x2803 && start <= 0x0011 && end >= 0x0011:  // Read By Type: characteristic declarations
             return [0x09, 7, 0x11, 0x00, 0x10, 0x12, 0x00, 0x37, 0x2A]
         case 0x04 where start <= 0x0013 && end >= 0x0013:  // Find Information: the CCCD
             return [0x05, 0x01, 0x13, 0x00, 0x02, 0x29]
         case 0x12:  // Write Request (the CCCD)
             return [0x13]
-        case 0x04, 0x08, 0x10:  // past the last attribute: discovery ends here
+        case 0x04, 0x06, 0x08, 0x10:  // past the last attribute: discovery ends here
             return error(opcode, start, 0x0A)
         default:
             // Requests (bit 6 clear, not a response or confirmation) get Request Not Supported.
