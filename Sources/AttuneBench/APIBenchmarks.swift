@@ -51,11 +51,12 @@ enum APIBenchmarks {
 
     static func all(filter: String?, quick: Bool) async -> [BenchmarkResult] {
         var results: [BenchmarkResult] = []
-        let names = ["api.notify.memory", "api.notify.slow_consumer", "api.connections.memory"]
+        let names = ["api.notify.memory", "api.notify.h4", "api.notify.slow_consumer", "api.connections.memory"]
         for name in names where filter.map({ name.contains($0) }) ?? true {
             do {
                 switch name {
                 case "api.notify.memory": results.append(try await notifyMemory(count: quick ? 50_000 : 200_000))
+                case "api.notify.h4": results.append(try await H4NotifyBenchmark.run(count: quick ? 50_000 : 200_000))
                 case "api.notify.slow_consumer": results.append(try await slowConsumer(count: 20_000))
                 default: results.append(try await connections(count: quick ? 200 : 1_000))
                 }
@@ -63,6 +64,12 @@ enum APIBenchmarks {
                 results.append(BenchmarkResult(name: name, opsPerSecond: .nan, allocationsPerOperation: .nan,
                                                extra: [("error", .string("\(error)"))]))
             }
+        }
+        // The H4 figure next to the memory one of the same run: the cost of the socket,
+        // H4, HCI, ACL and L2CAP against the in-process link (which also runs the server).
+        if let memory = results.first(where: { $0.name == "api.notify.memory" }),
+           let index = results.firstIndex(where: { $0.name == "api.notify.h4" }) {
+            results[index].extra.append(("memory_notifications_per_sec", .double(memory.opsPerSecond.rounded())))
         }
         return results
     }
