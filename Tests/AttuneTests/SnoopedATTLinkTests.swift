@@ -15,7 +15,7 @@ struct SnoopedATTLinkTests {
         let peerAddressType = BluetoothAddressType.public
         let peer = LinkInbox<LinkEvent>(capacity: 16)
         let sent = Mutex<[[UInt8]]>([])
-        func receive() async -> [LinkEvent] { await peer.take() }
+        nonisolated(nonsending) func receive() async -> [LinkEvent] { await peer.take() }
         func send(_ pdu: [UInt8]) { sent.withLock { $0.append(pdu) } }
         var canSend: Bool { true }
         func sendReady() async {}

@@ -77,7 +77,7 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
     /// Returns true once the consumer made room (or left, or the buffer ended); false
     /// when `stallLimit` passed first, after which the buffer drops and counts instead
     /// of holding the producer up.
-    func waitForRoom(stallLimit: Duration) async -> Bool {
+    nonisolated(nonsending) func waitForRoom(stallLimit: Duration) async -> Bool {
         let id = state.withLock { s -> UInt64 in
             s.nextWaiter += 1
             return s.nextWaiter

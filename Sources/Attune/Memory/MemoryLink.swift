@@ -47,7 +47,7 @@ final class MemoryLink: ATTLink {
         state.withLock { $0.tap = tap }
     }
 
-    func receive() async -> [LinkEvent] { await inbox.take() }
+    nonisolated(nonsending) func receive() async -> [LinkEvent] { await inbox.take() }
 
     func send(_ pdu: [UInt8]) {
         state.withLock { s in

@@ -13,8 +13,9 @@ protocol ATTLink: AnyObject, Sendable {
     var peerAddressType: BluetoothAddressType { get }
     /// What the peer sent since the last call, oldest first, waiting for at least one
     /// event. The last batch ends with `.closed`; after it, nothing more is asked.
-    /// For exactly one owner.
-    func receive() async -> [LinkEvent]
+    /// For exactly one owner. Runs on the owner's actor (`nonisolated(nonsending)`), so
+    /// the wake-up from the transport lands on that actor directly: one hop per batch.
+    nonisolated(nonsending) func receive() async -> [LinkEvent]
     /// Queues one PDU; never blocks. Dropped once the link is closed.
     func send(_ pdu: [UInt8])
     /// Whether the transport has room for another PDU right now (socket buffer, ACL

@@ -29,7 +29,7 @@ final class SnoopedATTLink: ATTLink {
 
     /// Records each event of the batch as the owner takes it, with no task between:
     /// the capture keeps the order the engine sees.
-    func receive() async -> [LinkEvent] {
+    nonisolated(nonsending) func receive() async -> [LinkEvent] {
         let batch = await link.receive()
         for event in batch {
             switch event {

@@ -14,7 +14,7 @@ final class UserlandLink: ATTLink {
         peerAddressType = channel.connection.peerAddressType
     }
 
-    func receive() async -> [LinkEvent] {
+    nonisolated(nonsending) func receive() async -> [LinkEvent] {
         let batch = await channel.receive()
         var events: [LinkEvent] = []
         events.reserveCapacity(batch.count)

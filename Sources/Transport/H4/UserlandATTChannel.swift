@@ -35,7 +35,7 @@ public final class UserlandATTChannel: Sendable {
 
     /// The next batch of events (received PDUs, the closing event last); empty once the
     /// closing event was taken.
-    public func receive() async -> [Event] { await inbox.take() }
+    nonisolated(nonsending) public func receive() async -> [Event] { await inbox.take() }
 
     /// The same events one at a time, for tools and tests that drive an engine by hand.
     public var events: Events { Events(channel: self) }

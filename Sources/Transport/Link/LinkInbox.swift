@@ -83,7 +83,7 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     /// Everything queued, oldest first, waiting until there is at least one element.
     /// Empty only once the inbox is finished and drained. For exactly one owner.
     @inlinable
-    public func take() async -> [Element] {
+    nonisolated(nonsending) public func take() async -> [Element] {
         await withCheckedContinuation { (taker: CheckedContinuation<[Element], Never>) in
             let (batch, waiters, thread) = state.withLock { s -> ([Element]?, [CheckedContinuation<Void, Never>], DispatchSemaphore?) in
                 if s.queue.isEmpty && !s.finished {
@@ -111,7 +111,7 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     public var count: Int { state.withLock { $0.queue.count } }
 
     /// Returns once there is room again, or the inbox is finished.
-    public func waitForRoom() async {
+    nonisolated(nonsending) public func waitForRoom() async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { s -> Bool in
                 if s.finished || s.queue.count < capacity { return true }

@@ -38,7 +38,7 @@ final class KernelATTLink: ATTLink {
         self.prepareSecurity = prepareSecurity
     }
 
-    func receive() async -> [LinkEvent] {
+    nonisolated(nonsending) func receive() async -> [LinkEvent] {
         if ended.withLock({ $0 }) { return [] }
         do {
             let batch = try await socket.receiveBatch(maximum: Self.batchLimit)
