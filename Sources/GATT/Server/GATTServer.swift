@@ -155,20 +155,13 @@ public struct GATTServer: Sendable {
         switch event {
         case .request(let pdu):
             guard admit(pdu, slot: slot, from: id, into: &out) else { return nil }
-            core.handleRequest(pdu, raw: raw, resolved: nil, id, &connections[slot: slot], now: now, &out)
+            core.serve(pdu, raw: raw, resolved: nil, id, &connections[slot: slot], now: now, &out)
         case .command(let pdu):
             guard !(connections[slot: slot].supportedFeatures.contains(.robustCaching) && !connections[slot: slot].changeAware)
             else {
                 return nil // Commands from a change-unaware client are ignored (Vol 3 Part G §2.5.2.1).
             }
-            switch pdu {
-            case .writeCommand(let c):
-                core.writeCommand(c.handle, c.value, security: connections[slot: slot].security, id, &connections[slot: slot], now: now, &out)
-            case .signedWriteCommand(let c):
-                core.signedWrite(c, raw: raw, id, &connections[slot: slot], now: now, &out)
-            default:
-                break
-            }
+            core.serve(pdu, raw: raw, resolved: nil, id, &connections[slot: slot], now: now, &out)
         case .confirmation:
             confirmIndication(on: id, at: now, into: &out)
         case .closed(let reason, _, _):
@@ -204,7 +197,7 @@ public struct GATTServer: Sendable {
 
     /// Robust caching: a change-unaware client's first request gets Database Out Of Sync;
     /// the next one (or reading the Database Hash) makes it change-aware.
-    mutating func admit(_ pdu: ATTPDU, slot: Int, from id: ConnectionID, into out: inout GATTServerOutput) -> Bool {
+    mutating func admit(_ pdu: ATTClientPDU, slot: Int, from id: ConnectionID, into out: inout GATTServerOutput) -> Bool {
         guard connections[slot: slot].supportedFeatures.contains(.robustCaching), !connections[slot: slot].changeAware
         else { return true }
         if case .exchangeMTURequest = pdu { return true }
@@ -266,8 +259,8 @@ public struct GATTServer: Sendable {
         case .success(let value):
             var resolved = p.resolved
             resolved[handle] = value
-            guard let pdu = try? ATTPDU.decode(p.request) else { return false }
-            core.handleRequest(pdu, raw: p.request[...], resolved: resolved, id, &connections[id]!, now: now, &out)
+            guard let pdu = try? ATTClientPDU.decode(p.request) else { return false }
+            core.serve(pdu, raw: p.request[...], resolved: resolved, id, &connections[id]!, now: now, &out)
         }
         return true
     }
