@@ -100,7 +100,7 @@ extension ServerCore {
         guard let entryLength = gatherByType(r.range, r.attributeType, withGroupEnd: false, raw: raw, resolved: resolved,
                                              connection, &client, now: now, &out)
         else { return }
-        if r.attributeType == GATTAttributeType.databaseHash { client.changeAware = true }
+        if r.attributeType == GATTAttributeType.databaseHash { client.awareness = .aware }
         respond(ReadByTypeResponse(length: entryLength, data: scratch[...]), connection, &client, &out)
     }
 
