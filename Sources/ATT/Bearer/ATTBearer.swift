@@ -88,9 +88,9 @@ public struct ATTBearer: Sendable {
                 appendError(opcode, .requestNotSupported, to: &reply)
                 return .handled(ATTDecodingError(.unknownOpcode, offset: 0, opcode: first))
             }
-            let pdu: ATTPDU
+            let pdu: ATTClientPDU
             do {
-                pdu = try ATTPDU.decode(bytes)
+                pdu = try ATTClientPDU.decode(bytes)
             } catch {
                 appendError(opcode, .invalidPDU, to: &reply)
                 return .handled(error)
@@ -100,7 +100,7 @@ public struct ATTBearer: Sendable {
             return .request(pdu)
 
         case .command:
-            guard let pdu = try? ATTPDU.decode(bytes) else { return .handled(nil) }
+            guard let pdu = try? ATTClientPDU.decode(bytes) else { return .handled(nil) }
             return .command(pdu)
 
         case .response:
@@ -110,9 +110,9 @@ public struct ATTBearer: Sendable {
             }
             outstandingRequest = nil
             requestDeadline = nil
-            let pdu: ATTPDU
+            let pdu: ATTServerPDU
             do {
-                pdu = try ATTPDU.decode(bytes)
+                pdu = try ATTServerPDU.decode(bytes)
             } catch {
                 return .malformedResponse(error, request: ours)
             }
@@ -122,7 +122,7 @@ public struct ATTBearer: Sendable {
             return .response(pdu, request: ours)
 
         case .notification:
-            guard let pdu = try? ATTPDU.decode(bytes) else { return .handled(nil) }
+            guard let pdu = try? ATTServerPDU.decode(bytes) else { return .handled(nil) }
             return .notification(pdu)
 
         case .indication:

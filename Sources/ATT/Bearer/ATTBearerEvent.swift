@@ -2,22 +2,24 @@
 ///
 /// Requests, commands and confirmations go to the GATT server engine; responses,
 /// notifications and indications go to the GATT client engine (ATT is symmetric, so
-/// both may sit on one bearer).
+/// both may sit on one bearer). PDUs come typed for the engine they go to: an
+/// ``ATTClientPDU`` for what the peer sent as a client, an ``ATTServerPDU`` for what it
+/// sent as a server.
 public enum ATTBearerEvent: Hashable, Sendable {
     /// A well-formed request of the peer. The server must answer it through
     /// ``ATTBearer/sendResponse(_:into:)`` or ``ATTBearer/sendErrorResponse(_:into:)``;
     /// until then another request from the peer is a protocol violation.
-    case request(ATTPDU)
+    case request(ATTClientPDU)
     /// A well-formed Write Command or Signed Write Command. No answer.
-    case command(ATTPDU)
+    case command(ATTClientPDU)
     /// The answer (response or Error Response) to our outstanding request, which is
     /// now complete. `request` is the opcode we had sent.
-    case response(ATTPDU, request: ATTOpcode)
+    case response(ATTServerPDU, request: ATTOpcode)
     /// The peer answered our outstanding request with bytes that do not decode; the
     /// request is complete and failed.
     case malformedResponse(ATTDecodingError, request: ATTOpcode)
     /// A Handle Value Notification or Multiple Handle Value Notification.
-    case notification(ATTPDU)
+    case notification(ATTServerPDU)
     /// A Handle Value Indication. The bearer has already produced its confirmation
     /// (see ``ATTBearer/receive(_:at:into:)``), so the peer never stalls even when no
     /// one listens.

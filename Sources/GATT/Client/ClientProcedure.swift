@@ -8,16 +8,16 @@ protocol ClientProcedure: Sendable {
     mutating func start(_ context: ProcedureContext) -> ProcedureStep
     /// The server answered the last request (`pdu` is its response or Error Response;
     /// `bytes` the PDU as received, for error reports).
-    mutating func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep
+    mutating func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep
     /// The procedure was cancelled while a request was outstanding: a request that undoes
     /// server-side state (Execute Write cancel), if any.
-    func cleanupRequest() -> ATTPDU?
+    func cleanupRequest() -> ATTClientPDU?
     /// Whether ``GATTClientConfiguration/discoveryTimeout`` bounds this procedure.
     var isDatabaseDiscovery: Bool { get }
 }
 
 extension ClientProcedure {
-    func cleanupRequest() -> ATTPDU? { nil }
+    func cleanupRequest() -> ATTClientPDU? { nil }
     var isDatabaseDiscovery: Bool { false }
 }
 
@@ -32,14 +32,14 @@ struct ProcedureContext: Sendable {
 /// What a procedure wants next.
 enum ProcedureStep: Sendable {
     /// Send this request and wait for its response.
-    case request(ATTPDU)
+    case request(ATTClientPDU)
     /// Send this command (no response comes) and finish with the result.
-    case command(ATTPDU, GATTClientResponse)
+    case command(ATTClientPDU, GATTClientResponse)
     /// The procedure is over.
     case finish(Result<GATTClientResponse, GATTClientError>)
 
     static func fail(_ error: GATTClientError) -> ProcedureStep { .finish(.failure(error)) }
-    static func violation(_ reason: ProtocolViolation.Reason, _ pdu: ATTPDU, _ bytes: ArraySlice<UInt8>) -> ProcedureStep {
+    static func violation(_ reason: ProtocolViolation.Reason, _ pdu: ATTServerPDU, _ bytes: ArraySlice<UInt8>) -> ProcedureStep {
         .finish(.failure(.protocolViolation(ProtocolViolation(reason, opcode: pdu.opcode, pdu: Array(bytes)))))
     }
 }

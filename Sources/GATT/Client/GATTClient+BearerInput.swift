@@ -6,54 +6,13 @@ extension GATTClient {
     public mutating func handle(_ event: ATTBearerEvent, bytes: ArraySlice<UInt8>, bearer: inout ATTBearer,
                                 at now: MonotonicTime, into actions: inout [GATTClientAction]) {
         switch event {
-        case let .notification(pdu):
-            if bytes.count > bearer.mtu {
-                actions.append(.deliver(.dropped(violation(.exceedsATTMTU(length: bytes.count, mtu: bearer.mtu), bytes))))
-                return
-            }
-            switch pdu {
-            case let .handleValueNotification(n):
-                actions.append(.deliver(.notification(n.handle, n.value)))
-            case let .multipleHandleValueNotification(m):
-                for e in m.entries { actions.append(.deliver(.notification(e.handle, e.value))) }
-            default:
-                break
-            }
+        case let .response(pdu, _), let .notification(pdu):
+            // The bearer has sorted responses from notifications by opcode; the PDU's
+            // own case says the same, so one switch over it serves both.
+            guard receive(pdu, bytes: bytes, bearer: &bearer, at: now, into: &actions) else { return }
         case let .indication(indication):
-            actions.append(.deliver(.indication(indication.handle, indication.value)))
-            serviceChanged(indication, bearer: &bearer, at: now, into: &actions)
-        case let .response(pdu, _):
-            guard var current = active else { return }
-            if current.cancelled {
-                active = nil
-                if let cleanup = current.pending.procedure.cleanupRequest() {
-                    queue.insert(Pending(id: current.pending.id, procedure: CleanupProcedure(request: cleanup), purpose: .cleanup), at: queueHead)
-                }
-                break
-            }
-            if bytes.count > bearer.mtu {
-                // The spec has no room for a PDU longer than ATT_MTU; BlueZ truncates it
-                // silently. Attune rejects it, so a value is never silently altered.
-                active = nil
-                finish(current.pending, .failure(violation(.exceedsATTMTU(length: bytes.count, mtu: bearer.mtu), bytes)),
-                       bearer: &bearer, into: &actions)
-                break
-            }
-            if case let .errorResponse(e) = pdu, e.errorCode.isSecurityError, configuration.canRaiseSecurity,
-               !current.retriedAfterSecurity {
-                current.retriedAfterSecurity = true
-                active = current
-                actions.append(.raiseSecurity)
-                send(current.request, bearer: &bearer, at: now, into: &actions)
-                return
-            }
-            let context = self.context(bearer)
-            // Clear `active` before the procedure mutates, so `current` holds the only
-            // reference to its state and nothing it has gathered is copied per response.
-            active = nil
-            current.responses += 1
-            let step = current.pending.procedure.receive(pdu, bytes: bytes, context)
-            apply(step, current, bearer: &bearer, at: now, into: &actions)
+            guard receive(.handleValueIndication(indication), bytes: bytes, bearer: &bearer, at: now, into: &actions)
+            else { return }
         case let .malformedResponse(error, _):
             guard let current = active else { return }
             active = nil
@@ -62,9 +21,77 @@ extension GATTClient {
             closeAll(reason.isTimeout ? .transactionTimeout : .bearerClosed, reason: reason, into: &actions)
             return
         case .request, .command, .confirmation, .handled, .dropped:
+            // Requests, commands and confirmations belong to the GATT server engine.
             return
         }
         pump(bearer: &bearer, at: now, into: &actions)
+    }
+
+    /// Handles one PDU of the server. The switch names every PDU a server can send, so a
+    /// new one fails to compile here until it is handled. Returns false when the queue
+    /// must not move on (the PDU was dropped, or the request is being sent again).
+    mutating func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, bearer: inout ATTBearer,
+                          at now: MonotonicTime, into actions: inout [GATTClientAction]) -> Bool {
+        switch pdu {
+        case let .handleValueNotification(n):
+            guard fitsMTU(bytes, bearer, into: &actions) else { return false }
+            actions.append(.deliver(.notification(n.handle, n.value)))
+        case let .multipleHandleValueNotification(m):
+            guard fitsMTU(bytes, bearer, into: &actions) else { return false }
+            for e in m.entries { actions.append(.deliver(.notification(e.handle, e.value))) }
+        case let .handleValueIndication(indication):
+            actions.append(.deliver(.indication(indication.handle, indication.value)))
+            serviceChanged(indication, bearer: &bearer, at: now, into: &actions)
+        case .errorResponse, .exchangeMTUResponse, .findInformationResponse, .findByTypeValueResponse,
+             .readByTypeResponse, .readResponse, .readBlobResponse, .readMultipleResponse, .readByGroupTypeResponse,
+             .writeResponse, .prepareWriteResponse, .executeWriteResponse, .readMultipleVariableResponse:
+            return answer(pdu, bytes: bytes, bearer: &bearer, at: now, into: &actions)
+        }
+        return true
+    }
+
+    /// A notification longer than ATT_MTU is dropped and reported, never delivered cut.
+    private func fitsMTU(_ bytes: ArraySlice<UInt8>, _ bearer: ATTBearer, into actions: inout [GATTClientAction]) -> Bool {
+        guard bytes.count > bearer.mtu else { return true }
+        actions.append(.deliver(.dropped(violation(.exceedsATTMTU(length: bytes.count, mtu: bearer.mtu), bytes))))
+        return false
+    }
+
+    /// The response or Error Response to the active procedure's request.
+    private mutating func answer(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, bearer: inout ATTBearer,
+                                 at now: MonotonicTime, into actions: inout [GATTClientAction]) -> Bool {
+        guard var current = active else { return false }
+        if current.cancelled {
+            active = nil
+            if let cleanup = current.pending.procedure.cleanupRequest() {
+                queue.insert(Pending(id: current.pending.id, procedure: CleanupProcedure(request: cleanup), purpose: .cleanup), at: queueHead)
+            }
+            return true
+        }
+        if bytes.count > bearer.mtu {
+            // The spec has no room for a PDU longer than ATT_MTU; BlueZ truncates it
+            // silently. Attune rejects it, so a value is never silently altered.
+            active = nil
+            finish(current.pending, .failure(violation(.exceedsATTMTU(length: bytes.count, mtu: bearer.mtu), bytes)),
+                   bearer: &bearer, into: &actions)
+            return true
+        }
+        if case let .errorResponse(e) = pdu, e.errorCode.isSecurityError, configuration.canRaiseSecurity,
+           !current.retriedAfterSecurity {
+            current.retriedAfterSecurity = true
+            active = current
+            actions.append(.raiseSecurity)
+            send(current.request, bearer: &bearer, at: now, into: &actions)
+            return false
+        }
+        let context = self.context(bearer)
+        // Clear `active` before the procedure mutates, so `current` holds the only
+        // reference to its state and nothing it has gathered is copied per response.
+        active = nil
+        current.responses += 1
+        let step = current.pending.procedure.receive(pdu, bytes: bytes, context)
+        apply(step, current, bearer: &bearer, at: now, into: &actions)
+        return true
     }
 
     /// The bearer timed out or the link went away: everything pending fails.

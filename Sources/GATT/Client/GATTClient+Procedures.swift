@@ -23,7 +23,8 @@ extension GATTClient {
                 queue.removeFirst(queueHead)
                 queueHead = 0
             }
-            var started = Active(pending: next, request: .writeResponse(WriteResponse()))
+            // The placeholder request is replaced by the first one the procedure sends.
+            var started = Active(pending: next, request: .handleValueConfirmation(HandleValueConfirmation()))
             if next.procedure.isDatabaseDiscovery, let timeout = configuration.discoveryTimeout {
                 started.discoveryDeadline = now + timeout
             }
@@ -54,7 +55,7 @@ extension GATTClient {
         }
     }
 
-    mutating func send(_ pdu: ATTPDU, bearer: inout ATTBearer, at now: MonotonicTime, into actions: inout [GATTClientAction]) {
+    mutating func send(_ pdu: ATTClientPDU, bearer: inout ATTBearer, at now: MonotonicTime, into actions: inout [GATTClientAction]) {
         var buffer: [UInt8] = []
         do {
             try bearer.sendRequestPDU(pdu, into: &buffer, at: now)

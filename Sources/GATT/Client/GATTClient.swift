@@ -44,7 +44,8 @@ public struct GATTClient: Sendable {
 
     struct Active: Sendable {
         var pending: Pending
-        var request: ATTPDU
+        /// The request last sent, sent again after security is raised.
+        var request: ATTClientPDU
         var retriedAfterSecurity = false
         var cancelled = false
         /// When a whole-database discovery must be over (``GATTClientConfiguration/discoveryTimeout``).

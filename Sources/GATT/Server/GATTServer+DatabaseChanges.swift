@@ -22,8 +22,7 @@ extension GATTServer {
             }
         }
         for id in connections.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            connections[id]!.changeAware = false
-            connections[id]!.outOfSyncSent = false
+            connections[id]!.awareness = .unaware
             queueServiceChanged(range, on: id, at: now, into: &out)
             persistState(of: id)
         }

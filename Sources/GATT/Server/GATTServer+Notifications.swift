@@ -114,7 +114,7 @@ extension GATTServer {
             connections[id]!.indications.removeAll(keepingCapacity: true)
             connections[id]!.indicationHead = 0
         }
-        if done.isServiceChanged { connections[id]!.changeAware = true }
+        if done.isServiceChanged { connections[id]!.awareness = .aware }
         out.events.append(.indicationCompleted(done.id, id, .confirmed))
         pumpIndications(on: id, at: now, into: &out)
     }

@@ -103,7 +103,7 @@ public struct GATTServer: Sendable {
     }
 
     /// Whether a client that enabled robust caching knows the current database.
-    public func isChangeAware(_ id: ConnectionID) -> Bool { connections[id]?.changeAware ?? false }
+    public func isChangeAware(_ id: ConnectionID) -> Bool { connections[id]?.awareness == .aware }
 
     mutating func persist(_ client: ServerConnectionState) {
         if let peer = client.peer { store.save(client.bondedState, for: peer) }
@@ -155,20 +155,13 @@ public struct GATTServer: Sendable {
         switch event {
         case .request(let pdu):
             guard admit(pdu, slot: slot, from: id, into: &out) else { return nil }
-            core.handleRequest(pdu, raw: raw, resolved: nil, id, &connections[slot: slot], now: now, &out)
+            core.serve(pdu, raw: raw, resolved: nil, id, &connections[slot: slot], now: now, &out)
         case .command(let pdu):
-            guard !(connections[slot: slot].supportedFeatures.contains(.robustCaching) && !connections[slot: slot].changeAware)
+            guard !(connections[slot: slot].supportedFeatures.contains(.robustCaching) && connections[slot: slot].awareness != .aware)
             else {
                 return nil // Commands from a change-unaware client are ignored (Vol 3 Part G §2.5.2.1).
             }
-            switch pdu {
-            case .writeCommand(let c):
-                core.writeCommand(c.handle, c.value, security: connections[slot: slot].security, id, &connections[slot: slot], now: now, &out)
-            case .signedWriteCommand(let c):
-                core.signedWrite(c, raw: raw, id, &connections[slot: slot], now: now, &out)
-            default:
-                break
-            }
+            core.serve(pdu, raw: raw, resolved: nil, id, &connections[slot: slot], now: now, &out)
         case .confirmation:
             confirmIndication(on: id, at: now, into: &out)
         case .closed(let reason, _, _):
@@ -204,20 +197,24 @@ public struct GATTServer: Sendable {
 
     /// Robust caching: a change-unaware client's first request gets Database Out Of Sync;
     /// the next one (or reading the Database Hash) makes it change-aware.
-    mutating func admit(_ pdu: ATTPDU, slot: Int, from id: ConnectionID, into out: inout GATTServerOutput) -> Bool {
-        guard connections[slot: slot].supportedFeatures.contains(.robustCaching), !connections[slot: slot].changeAware
+    mutating func admit(_ pdu: ATTClientPDU, slot: Int, from id: ConnectionID, into out: inout GATTServerOutput) -> Bool {
+        guard connections[slot: slot].supportedFeatures.contains(.robustCaching),
+              connections[slot: slot].awareness != .aware
         else { return true }
         if case .exchangeMTURequest = pdu { return true }
         if case .readByTypeRequest(let r) = pdu, r.attributeType == GATTAttributeType.databaseHash { return true }
-        if connections[slot: slot].outOfSyncSent {
-            connections[slot: slot].changeAware = true
-            connections[slot: slot].outOfSyncSent = false
+        switch connections[slot: slot].awareness {
+        case .aware:
+            return true
+        case .toldOutOfSync:
+            connections[slot: slot].awareness = .aware
             persistState(of: id)
             return true
+        case .unaware:
+            connections[slot: slot].awareness = .toldOutOfSync
+            core.fail(.databaseOutOfSync, .reserved, id, &connections[slot: slot], &out)
+            return false
         }
-        connections[slot: slot].outOfSyncSent = true
-        core.fail(.databaseOutOfSync, .reserved, id, &connections[slot: slot], &out)
-        return false
     }
 
     // MARK: - Time
@@ -266,8 +263,8 @@ public struct GATTServer: Sendable {
         case .success(let value):
             var resolved = p.resolved
             resolved[handle] = value
-            guard let pdu = try? ATTPDU.decode(p.request) else { return false }
-            core.handleRequest(pdu, raw: p.request[...], resolved: resolved, id, &connections[id]!, now: now, &out)
+            guard let pdu = try? ATTClientPDU.decode(p.request) else { return false }
+            core.serve(pdu, raw: p.request[...], resolved: resolved, id, &connections[id]!, now: now, &out)
         }
         return true
     }

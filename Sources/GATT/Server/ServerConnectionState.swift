@@ -39,9 +39,7 @@ struct ServerConnectionState: Sendable {
     var peer: PeerIdentity?
     var clientConfigurations: [AttributeHandle: ClientCharacteristicConfiguration] = [:]
     var supportedFeatures: ClientSupportedFeatures = []
-    var changeAware = true
-    /// Database Out Of Sync was sent; the next request makes the client change-aware.
-    var outOfSyncSent = false
+    var awareness = ChangeAwareness.aware
     var prepareQueue: PrepareWriteQueue
     var pending: PendingApplicationRequest?
     var indications: [QueuedIndication] = []
@@ -64,7 +62,7 @@ struct ServerConnectionState: Sendable {
         var s = BondedClientState()
         s.clientConfigurations = clientConfigurations
         s.supportedFeatures = supportedFeatures
-        s.changeAware = changeAware
+        s.changeAware = awareness == .aware
         s.signingKey = signingKey
         s.lastSignCounter = lastSignCounter
         return s
@@ -73,7 +71,7 @@ struct ServerConnectionState: Sendable {
     mutating func restore(_ s: BondedClientState) {
         clientConfigurations = s.clientConfigurations
         supportedFeatures = s.supportedFeatures
-        changeAware = s.changeAware
+        awareness = s.changeAware ? .aware : .unaware
         if let key = s.signingKey { signingKey = key }
         lastSignCounter = s.lastSignCounter
     }

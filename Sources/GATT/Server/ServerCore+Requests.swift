@@ -1,11 +1,14 @@
 import ATT
 
 extension ServerCore {
-    /// Serves one request of the peer (Vol 3 Part F §3.4). `resolved` carries dynamic
-    /// values the application supplied when the request is being processed again.
-    mutating func handleRequest(_ pdu: ATTPDU, raw: ArraySlice<UInt8>, resolved: [AttributeHandle: [UInt8]]?,
-                                _ connection: ConnectionID, _ client: inout ServerConnectionState,
-                                now: MonotonicTime, _ out: inout GATTServerOutput) {
+    /// Serves one request or command of the peer (Vol 3 Part F §3.4). `resolved` carries
+    /// dynamic values the application supplied when a request is being processed again.
+    ///
+    /// The switch names every PDU a client can send, so a new one fails to compile here
+    /// until it is served.
+    mutating func serve(_ pdu: ATTClientPDU, raw: ArraySlice<UInt8>, resolved: [AttributeHandle: [UInt8]]?,
+                        _ connection: ConnectionID, _ client: inout ServerConnectionState,
+                        now: MonotonicTime, _ out: inout GATTServerOutput) {
         switch pdu {
         case .exchangeMTURequest:
             respond(ExchangeMTUResponse(serverRxMTU: client.bearer.rxMTU), connection, &client, &out)
@@ -31,9 +34,14 @@ extension ServerCore {
             prepareWrite(r, connection, &client, &out)
         case .executeWriteRequest(let r):
             executeWrite(r, raw: raw, connection, &client, now: now, &out)
-        default:
-            // Every request opcode is handled above; anything else is not a request.
-            fail(.requestNotSupported, .reserved, connection, &client, &out)
+        case .writeCommand(let c):
+            writeCommand(c.handle, c.value, security: client.security, connection, &client, now: now, &out)
+        case .signedWriteCommand(let c):
+            signedWrite(c, raw: raw, connection, &client, now: now, &out)
+        case .handleValueConfirmation:
+            // The bearer settles confirmations itself and reports them as
+            // `ATTBearerEvent.confirmation`, which GATTServer handles; none comes here.
+            break
         }
     }
 
@@ -92,7 +100,7 @@ extension ServerCore {
         guard let entryLength = gatherByType(r.range, r.attributeType, withGroupEnd: false, raw: raw, resolved: resolved,
                                              connection, &client, now: now, &out)
         else { return }
-        if r.attributeType == GATTAttributeType.databaseHash { client.changeAware = true }
+        if r.attributeType == GATTAttributeType.databaseHash { client.awareness = .aware }
         respond(ReadByTypeResponse(length: entryLength, data: scratch[...]), connection, &client, &out)
     }
 

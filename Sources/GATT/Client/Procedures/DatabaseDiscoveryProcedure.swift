@@ -48,7 +48,7 @@ struct DatabaseDiscoveryProcedure: ClientProcedure {
         run(stage, context)
     }
 
-    mutating func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    mutating func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         // Take the sub-procedure out before it mutates: were `sub` to keep a second
         // reference, each response would copy everything found so far (quadratic work
         // against a server that answers one service per response).

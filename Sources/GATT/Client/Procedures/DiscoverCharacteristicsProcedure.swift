@@ -37,7 +37,7 @@ struct DiscoverCharacteristicsProcedure: ClientProcedure {
         return .finish(.success(.characteristics(result)))
     }
 
-    mutating func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    mutating func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         switch pdu {
         case let .errorResponse(e):
             if e.errorCode == .attributeNotFound { return finish() }

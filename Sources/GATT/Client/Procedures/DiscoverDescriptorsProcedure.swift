@@ -21,7 +21,7 @@ struct DiscoverDescriptorsProcedure: ClientProcedure {
         .request(.findInformationRequest(FindInformationRequest(range: AttributeHandleRange(start: next, end: range.end))))
     }
 
-    mutating func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    mutating func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         switch pdu {
         case let .errorResponse(e):
             if e.errorCode == .attributeNotFound { return .finish(.success(.descriptors(descriptors))) }

@@ -26,7 +26,7 @@ struct DiscoverPrimaryServiceByUUIDProcedure: ClientProcedure {
             range: AttributeHandleRange(start: next, end: range.end), attributeType: 0x2800, value: value[...])))
     }
 
-    mutating func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    mutating func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         switch pdu {
         case let .errorResponse(e):
             if e.errorCode == .attributeNotFound { return .finish(.success(.services(services))) }

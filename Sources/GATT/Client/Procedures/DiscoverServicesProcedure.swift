@@ -29,7 +29,7 @@ struct DiscoverServicesProcedure: ClientProcedure {
         return .request(.readByGroupTypeRequest(ReadByGroupTypeRequest(range: AttributeHandleRange(start: next, end: range.end), attributeType: type)))
     }
 
-    mutating func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    mutating func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         switch pdu {
         case let .errorResponse(e):
             // Attribute Not Found ends discovery normally; a server without secondary

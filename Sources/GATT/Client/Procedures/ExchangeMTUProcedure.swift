@@ -10,7 +10,7 @@ struct ExchangeMTUProcedure: ClientProcedure {
         .request(.exchangeMTURequest(ExchangeMTURequest(clientRxMTU: rxMTU)))
     }
 
-    func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         switch pdu {
         case let .exchangeMTUResponse(r):
             return .finish(.success(.mtu(max(23, Int(min(rxMTU, r.serverRxMTU))))))

@@ -33,7 +33,7 @@ struct FindIncludedServicesProcedure: ClientProcedure {
         return readByType()
     }
 
-    mutating func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    mutating func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         switch pdu {
         case let .errorResponse(e):
             if e.errorCode == .attributeNotFound && unresolved.isEmpty { return .finish(.success(.includes(includes))) }

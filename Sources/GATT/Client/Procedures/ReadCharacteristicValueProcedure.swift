@@ -9,7 +9,7 @@ struct ReadCharacteristicValueProcedure: ClientProcedure {
         .request(.readRequest(ReadRequest(handle: handle)))
     }
 
-    func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         switch pdu {
         case let .readResponse(r): .finish(.success(.value(Array(r.value))))
         case let .errorResponse(e): .fail(e.clientError)

@@ -30,7 +30,7 @@ struct ReadLongCharacteristicValueProcedure: ClientProcedure {
         .request(.readBlobRequest(ReadBlobRequest(handle: handle, offset: UInt16(truncatingIfNeeded: nextOffset))))
     }
 
-    mutating func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    mutating func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         let part: ArraySlice<UInt8>
         switch pdu {
         case let .readResponse(r): part = r.value

@@ -10,7 +10,7 @@ struct ReadMultipleProcedure: ClientProcedure {
         return .request(.readMultipleRequest(ReadMultipleRequest(handles: handles)))
     }
 
-    func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         switch pdu {
         case let .readMultipleResponse(r): .finish(.success(.value(Array(r.value))))
         case let .errorResponse(e): .fail(e.clientError)

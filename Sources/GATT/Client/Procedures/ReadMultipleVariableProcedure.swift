@@ -39,7 +39,7 @@ struct ReadMultipleVariableProcedure: ClientProcedure {
         return nil
     }
 
-    mutating func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    mutating func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         if let (index, original, _) = completing {
             var read = original
             switch read.receive(pdu, bytes: bytes, context) {

@@ -29,7 +29,7 @@ struct ReadUsingCharacteristicUUIDProcedure: ClientProcedure {
         .request(.readByTypeRequest(ReadByTypeRequest(range: AttributeHandleRange(start: next, end: range.end), attributeType: uuid)))
     }
 
-    mutating func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    mutating func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         switch pdu {
         case let .errorResponse(e):
             if e.errorCode == .attributeNotFound && !values.isEmpty { return .finish(.success(.handleValues(values))) }

@@ -26,7 +26,7 @@ struct SignedWriteWithoutResponseProcedure: ClientProcedure {
         return .command(.signedWriteCommand(SignedWriteCommand(handle: handle, value: value[...], signature: signature[...])), .done)
     }
 
-    func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         .violation(.unsolicitedResponse, pdu, bytes)
     }
 }

@@ -13,7 +13,7 @@ struct WriteCharacteristicValueProcedure: ClientProcedure {
         return .request(.writeRequest(WriteRequest(handle: handle, value: value)))
     }
 
-    func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         switch pdu {
         case .writeResponse: .finish(.success(.done))
         case let .errorResponse(e): .fail(e.clientError)

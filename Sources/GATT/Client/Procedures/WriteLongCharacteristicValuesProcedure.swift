@@ -56,11 +56,11 @@ struct WriteLongCharacteristicValuesProcedure: ClientProcedure {
         return .request(.executeWriteRequest(ExecuteWriteRequest(flags: .cancel)))
     }
 
-    func cleanupRequest() -> ATTPDU? {
+    func cleanupRequest() -> ATTClientPDU? {
         sent > 0 && !executing ? .executeWriteRequest(ExecuteWriteRequest(flags: .cancel)) : nil
     }
 
-    mutating func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    mutating func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         if executing {
             switch pdu {
             case .executeWriteResponse:

@@ -13,7 +13,7 @@ struct WriteWithoutResponseProcedure: ClientProcedure {
         return .command(.writeCommand(WriteCommand(handle: handle, value: value)), .done)
     }
 
-    func receive(_ pdu: ATTPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
+    func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, _ context: ProcedureContext) -> ProcedureStep {
         .violation(.unsolicitedResponse, pdu, bytes)
     }
 }
