@@ -22,8 +22,8 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
         var error: AttuneError?
         /// The consumer is gone (its stream and iterator were released).
         var terminated = false
-        var taker: CheckedContinuation<Void, Never>?
-        var roomWaiter: (id: UInt64, continuation: CheckedContinuation<Bool, Never>)?
+        var taker: UnsafeContinuation<Void, Never>?
+        var roomWaiter: (id: UInt64, continuation: UnsafeContinuation<Bool, Never>)?
         var nextWaiter: UInt64 = 0
     }
 
@@ -50,7 +50,7 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
     @discardableResult
     func offer(_ value: Element) -> Bool {
         var value = value
-        let (taker, room, dropped) = state.withLock { s -> (CheckedContinuation<Void, Never>?, Bool, Bool) in
+        let (taker, room, dropped) = state.withLock { s -> (UnsafeContinuation<Void, Never>?, Bool, Bool) in
             guard !s.ended, !s.terminated else { return (nil, true, false) }
             var dropped = false
             if s.overflowing && s.count >= capacity {
@@ -82,7 +82,7 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
             s.nextWaiter += 1
             return s.nextWaiter
         }
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        return await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
             let ready = state.withLock { s -> Bool in
                 if s.ended || s.terminated || s.overflowing || s.count < capacity { return true }
                 s.roomWaiter = (id, continuation)
@@ -100,7 +100,7 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
     }
 
     private func stall(_ id: UInt64) {
-        let waiter = state.withLock { s -> CheckedContinuation<Bool, Never>? in
+        let waiter = state.withLock { s -> UnsafeContinuation<Bool, Never>? in
             guard let w = s.roomWaiter, w.id == id else { return nil }
             s.roomWaiter = nil
             s.overflowing = true
@@ -111,7 +111,7 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
 
     /// Ends the stream after what is queued: normally (nil) or with `error`.
     func finish(throwing error: AttuneError? = nil) {
-        let (taker, waiter) = state.withLock { s -> (CheckedContinuation<Void, Never>?, CheckedContinuation<Bool, Never>?) in
+        let (taker, waiter) = state.withLock { s -> (UnsafeContinuation<Void, Never>?, UnsafeContinuation<Bool, Never>?) in
             guard !s.ended else { return (nil, nil) }
             s.ended = true
             s.error = error
@@ -131,7 +131,7 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
     /// was drained. Throws the error the stream ended with.
     func take() async throws(AttuneError) -> [Element]? {
         while true {
-            let outcome = state.withLock { s -> (batch: [Element]?, done: Bool, error: AttuneError?, waiter: CheckedContinuation<Bool, Never>?) in
+            let outcome = state.withLock { s -> (batch: [Element]?, done: Bool, error: AttuneError?, waiter: UnsafeContinuation<Bool, Never>?) in
                 if s.count > 0 {
                     let batch = s.head == 0 ? s.queue : Array(s.queue[s.head...])
                     s.queue = []
@@ -154,7 +154,7 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
             // Like AsyncStream's, iteration ends when the consuming task is cancelled.
             if Task.isCancelled { return nil }
             await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                     let ready = state.withLock { s -> Bool in
                         if s.count > 0 || s.ended || Task.isCancelled { return true }
                         s.taker = continuation
@@ -163,7 +163,7 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
                     if ready { continuation.resume() }
                 }
             } onCancel: {
-                let taker = state.withLock { s -> CheckedContinuation<Void, Never>? in
+                let taker = state.withLock { s -> UnsafeContinuation<Void, Never>? in
                     defer { s.taker = nil }
                     return s.taker
                 }
@@ -175,7 +175,7 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
 
     /// The consumer is gone: drop everything and release a waiting producer.
     func terminate() {
-        let (first, waiter) = state.withLock { s -> (Bool, CheckedContinuation<Bool, Never>?) in
+        let (first, waiter) = state.withLock { s -> (Bool, UnsafeContinuation<Bool, Never>?) in
             guard !s.terminated else { return (false, nil) }
             s.terminated = true
             s.queue = []

@@ -4,7 +4,10 @@ extension GATTServer {
     /// The clients a value goes to: the ones named, or every connected client whose
     /// configuration has `bit` set.
     func targets(_ to: [ConnectionID]?, _ c: CharacteristicRecord, _ bit: ClientCharacteristicConfiguration) -> [ConnectionID] {
-        if let to { return to.filter { connections.slot(of: $0) != nil } }
+        if let to {
+            // The common case, every named client connected, takes no new array.
+            return to.allSatisfy { connections.slot(of: $0) != nil } ? to : to.filter { connections.slot(of: $0) != nil }
+        }
         return connections.compactMap { id, client in core.configuration(of: c, client).contains(bit) ? id : nil }
             .sorted { $0.rawValue < $1.rawValue }
     }
@@ -25,18 +28,24 @@ extension GATTServer {
                                 to clients: [ConnectionID]? = nil, into out: inout GATTServerOutput)
         throws(GATTServerError) -> [ConnectionID] {
         let c = try characteristic(valueHandle, needs: .notify)
-        var sent: [ConnectionID] = []
-        for id in targets(clients, c, .notification) {
+        let targets = targets(clients, c, .notification)
+        // Built only when a client fails, so the usual notification allocates no list.
+        var sent: [ConnectionID]?
+        for (index, id) in targets.enumerated() {
             let start = out.buffer.count
-            guard let slot = connections.slot(of: id) else { continue }
-            do {
+            var delivered = false
+            if let slot = connections.slot(of: id) {
                 // In place by slot: access by id would copy the client's state out and back.
-                try connections[slot: slot].bearer.sendNotification(valueHandle, value, into: &out.buffer)
-            } catch { continue }
-            out.commit(id, from: start)
-            sent.append(id)
+                delivered = (try? connections[slot: slot].bearer.sendNotification(valueHandle, value, into: &out.buffer)) != nil
+            }
+            if delivered {
+                out.commit(id, from: start)
+                sent?.append(id)
+            } else if sent == nil {
+                sent = Array(targets[..<index])
+            }
         }
-        return sent
+        return sent ?? targets
     }
 
     /// Sends several values at once: a Multiple Handle Value Notification to clients that

@@ -10,6 +10,9 @@ import Synchronization
 /// holds it: the kernel socket buffer, the controller, the sending peer. The owner
 /// ``take()``s everything queued in one batch, so one wake-up carries many PDUs.
 ///
+/// Its continuations are unsafe ones (no checking box to allocate per wake-up): each is
+/// taken out under the lock before it is resumed, so none is resumed twice.
+///
 /// A push never fails while the inbox is open: a reader may already hold more than the
 /// room left (one `read` can carry several packets), and dropping it would lose data
 /// silently. The bound is therefore ``capacity`` plus what one read can carry.
@@ -20,8 +23,8 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     struct State {
         @usableFromInline var queue: [Element] = []
         @usableFromInline var finished = false
-        @usableFromInline var taker: CheckedContinuation<[Element], Never>?
-        @usableFromInline var roomWaiters: [CheckedContinuation<Void, Never>] = []
+        @usableFromInline var taker: UnsafeContinuation<[Element], Never>?
+        @usableFromInline var roomWaiters: [UnsafeContinuation<Void, Never>] = []
         @usableFromInline var threadWaiter: DispatchSemaphore?
         @usableFromInline init() {}
     }
@@ -40,7 +43,7 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     /// false: the link is gone, and its owner has seen the last element.
     @discardableResult @inlinable
     public func push(_ element: Element) -> Bool {
-        let (taker, batch, room) = state.withLock { s -> (CheckedContinuation<[Element], Never>?, [Element], Bool) in
+        let (taker, batch, room) = state.withLock { s -> (UnsafeContinuation<[Element], Never>?, [Element], Bool) in
             guard !s.finished else { return (nil, [], false) }
             if let taker = s.taker {
                 s.taker = nil
@@ -56,11 +59,11 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     /// Queues the last element (the link's end) and closes the inbox: later pushes are
     /// discarded, and ``take()`` returns an empty batch once this one was taken.
     public func finish(_ last: Element) {
-        let (taker, waiters, thread) = state.withLock { s -> (CheckedContinuation<[Element], Never>?, [CheckedContinuation<Void, Never>], DispatchSemaphore?) in
+        let (taker, waiters, thread) = state.withLock { s -> (UnsafeContinuation<[Element], Never>?, [UnsafeContinuation<Void, Never>], DispatchSemaphore?) in
             guard !s.finished else { return (nil, [], nil) }
             s.finished = true
             s.queue.append(last)
-            var taker: CheckedContinuation<[Element], Never>?
+            var taker: UnsafeContinuation<[Element], Never>?
             if let t = s.taker {
                 s.taker = nil
                 taker = t
@@ -84,8 +87,8 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     /// Empty only once the inbox is finished and drained. For exactly one owner.
     @inlinable
     nonisolated(nonsending) public func take() async -> [Element] {
-        await withCheckedContinuation { (taker: CheckedContinuation<[Element], Never>) in
-            let (batch, waiters, thread) = state.withLock { s -> ([Element]?, [CheckedContinuation<Void, Never>], DispatchSemaphore?) in
+        await withUnsafeContinuation { (taker: UnsafeContinuation<[Element], Never>) in
+            let (batch, waiters, thread) = state.withLock { s -> ([Element]?, [UnsafeContinuation<Void, Never>], DispatchSemaphore?) in
                 if s.queue.isEmpty && !s.finished {
                     s.taker = taker
                     // An empty queue is room: release a reader that waited for it.
@@ -112,7 +115,7 @@ public final class LinkInbox<Element: Sendable>: Sendable {
 
     /// Returns once there is room again, or the inbox is finished.
     nonisolated(nonsending) public func waitForRoom() async {
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+        await withUnsafeContinuation { (waiter: UnsafeContinuation<Void, Never>) in
             let ready = state.withLock { s -> Bool in
                 if s.finished || s.queue.count < capacity { return true }
                 s.roomWaiters.append(waiter)
