@@ -7,7 +7,7 @@ import Testing
 import Transport
 
 /// The userland host as an edge on the shared event loop: no thread of its own per host,
-/// and back-pressure from a full link inbox without a polling reader.
+/// and an event buffer that stays bounded however fast the controller reports.
 @Suite("Userland host on the shared event loop", .serialized)
 struct UserlandHostEventLoopTests {
     /// The threads of this process, from the kernel's own list.
@@ -52,6 +52,66 @@ struct UserlandHostEventLoopTests {
         for host in hosts { host.close() }
         for host in hosts { for await _ in host.events {} }
         for controller in controllers.value.withLock({ $0 }) { controller.close() }
+    }
+
+    /// An LE Advertising Report event (legacy, one report) from a distinct address.
+    static func advertisingReport(_ index: Int) -> [UInt8] {
+        let body: [UInt8] = [0x02, 0x01, 0x00, 0x01,
+                             UInt8(index & 0xFF), UInt8((index >> 8) & 0xFF), UInt8((index >> 16) & 0xFF), 0, 0, 0xC0,
+                             3, 0x02, 0x01, 0x06, 0xC4]
+        return [0x04, 0x3E, UInt8(body.count)] + body
+    }
+
+    @Test("200,000 advertising reports nobody reads: the buffer holds its bound, counts the rest, and a connection still arrives")
+    func advertisingFloodIsBounded() async throws {
+        let (listener, endpoint, path) = try H4StreamEdgeTests.unixListener()
+        defer { Glibc.close(listener); unlink(path) }
+        let reportCount = 200_000
+        let host = try UserlandHost(endpoint: endpoint, configuration: Self.configuration)
+        let controllerBox = LockedBox<ScriptedController?>(nil)
+        let script = Thread {
+            let controller = ScriptedController(descriptor: accept(listener, nil, nil))
+            controllerBox.value.withLock { $0 = controller }
+            controller.answerCommands(count: 9)
+            // The flood in large writes, then a connection, then the answer to the
+            // test's command: the host handles them in stream order.
+            var flood: [UInt8] = []
+            for index in 0..<reportCount {
+                flood += Self.advertisingReport(index)
+                if flood.count > 60_000 || index == reportCount - 1 {
+                    Self.sendAll(flood, to: controller.descriptor)
+                    flood.removeAll(keepingCapacity: true)
+                }
+            }
+            let connection: [UInt8] = [0x01, 0x00, 0x07, 0x00, 0x00, 0x01, 1, 2, 3, 4, 5, 0xF0, 0x18, 0, 0, 0, 0xF4, 1, 0]
+            controller.write([0x04, 0x3E, UInt8(connection.count)] + connection)
+            controller.answerCommands(count: 1)
+        }
+        script.start()
+        _ = try await host.start()
+        // Completions do not go through `events`: when this returns, everything the
+        // controller sent before its answer has been handled, and nobody read an event.
+        _ = try await host.perform(.rawCommand(opcode: HCIOpcode(rawValue: 0x1001), parameters: []))
+        let capacity = UserlandHost.eventBufferCapacity
+        #expect(host.queuedEventCount == capacity)
+        #expect(host.droppedAdvertisingReportCount == reportCount - capacity)
+        #expect(host.droppedEventCount == reportCount - capacity)
+
+        // The consumer arrives late: the reports that fit, then the connection.
+        var reports = 0
+        var connected: ConnectionInfo?
+        for await event in host.events {
+            if case .advertisingReport = event { reports += 1 }
+            if case .connected(let info) = event {
+                connected = info
+                break
+            }
+        }
+        #expect(reports == capacity)
+        #expect(connected?.handle == 7)
+        #expect(host.queuedEventCount == 0)
+        host.close()
+        controllerBox.value.withLock { $0 }?.close()
     }
 
     /// Writes all of `bytes` in as few calls as the socket allows.

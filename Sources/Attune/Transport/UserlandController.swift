@@ -65,10 +65,16 @@ final class UserlandController: ControllerBackend {
             update(ManagerStatus(cause: .controllerFailed(error.description)))
             return
         }
+        // The host's event buffer drops advertising reports (and never a connection) when
+        // this loop falls behind; the next report delivered carries how many were lost.
+        var reportsLostSoFar = 0
         for await event in host.events {
             switch event {
             case .advertisingReport(let report):
-                let advertisement = Advertisement(report)
+                var advertisement = Advertisement(report)
+                let lost = host.droppedAdvertisingReportCount
+                advertisement.lostBefore = lost - reportsLostSoFar
+                reportsLostSoFar = lost
                 for scanner in state.withLock({ Array($0.scanners.values) }) { scanner(advertisement) }
             case .connected(let info) where info.role == .peripheral:
                 if let accept = state.withLock({ $0.acceptor }), let channel = host.attChannel(for: info.handle) {

@@ -16,8 +16,16 @@ import Synchronization
 /// ``HostError/transportClosed(_:)``, and ``events`` finishes.
 public final class UserlandHost: Sendable {
     /// Events from the host, in order. Finishes when the host stops.
+    ///
+    /// Bounded: lifecycle events (ready, connected, disconnected, connection ended) are
+    /// always kept, but at most ``eventBufferCapacity`` of the others (advertising
+    /// reports, warnings, …) wait for a consumer; past that they are dropped and counted
+    /// in ``droppedEventCount``.
     public let events: AsyncStream<HostEvent>
     public let endpoint: H4Endpoint
+
+    /// How many non-lifecycle events may wait in ``events`` before new ones are dropped.
+    public static let eventBufferCapacity = 1024
 
     /// How many packets may wait for the stream to become writable before the host
     /// gives up on the controller. Flow control keeps the real figure near the
@@ -72,7 +80,7 @@ public final class UserlandHost: Sendable {
     private let loop: KernelEventLoop
     private let registration: KernelEventLoop.Registration
     private let recorder: (any H4PacketRecorder)?
-    private let eventSink: AsyncStream<HostEvent>.Continuation
+    private let eventBuffer = HostEventBuffer(capacity: UserlandHost.eventBufferCapacity)
     private let state: Mutex<State>
     /// True when ATT PDUs go to ``UserlandATTChannel``s instead of ``events``.
     public let routesATTToChannels: Bool
@@ -98,7 +106,8 @@ public final class UserlandHost: Sendable {
         }
         self.stream = stream
         self.recorder = recorder
-        (events, eventSink) = AsyncStream.makeStream(of: HostEvent.self, bufferingPolicy: .unbounded)
+        let buffer = eventBuffer
+        events = AsyncStream(unfolding: { await buffer.next() })
         state = Mutex(State(host: HCIHost(configuration: configuration)))
     }
 
@@ -211,6 +220,17 @@ public final class UserlandHost: Sendable {
 
     /// Why the host stopped, or nil while it runs.
     public var stopReason: HostError? { state.withLock { $0.stopped } }
+
+    /// Events ``events`` dropped because ``eventBufferCapacity`` of them already waited
+    /// for a consumer that did not keep up (or because its consumer went away).
+    /// Lifecycle events are never dropped.
+    public var droppedEventCount: Int { eventBuffer.droppedCount }
+
+    /// The advertising reports among the events dropped for want of room.
+    public var droppedAdvertisingReportCount: Int { eventBuffer.droppedAdvertisingReportCount }
+
+    /// Non-lifecycle events waiting in ``events`` now: never more than ``eventBufferCapacity``.
+    public var queuedEventCount: Int { eventBuffer.boundedCount }
 
     /// Packets the stream never took: still queued when the host stopped and the
     /// ``closeFlushTimeout`` passed, or left behind by a failed write.
@@ -421,7 +441,7 @@ public final class UserlandHost: Sendable {
         loop.deregister(registration)
         stream.close()
         recorder?.finish()
-        eventSink.finish()
+        eventBuffer.finish()
     }
 
     /// Carries out the host's actions. Runs under the state lock, so packets leave in the
@@ -451,7 +471,7 @@ public final class UserlandHost: Sendable {
                 default:
                     break
                 }
-                eventSink.yield(event)
+                eventBuffer.push(event)
             case .complete(let id, let result):
                 state.waiters.removeValue(forKey: id)?.resume(returning: result)
             case .schedule(let deadline):
