@@ -15,7 +15,10 @@ struct UserlandHostEventLoopTests {
         try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count
     }
 
-    static let configuration = HostConfiguration(randomAddress: BluetoothAddress(0xC0, 0, 0, 0, 0, 1))
+    /// A command timeout far above any machine's load: these tests are about memory and
+    /// order, not time.
+    static let configuration = HostConfiguration(randomAddress: BluetoothAddress(0xC0, 0, 0, 0, 0, 1),
+                                                 commandTimeout: .seconds(120))
 
     @Test("starting hosts adds no threads: reading, writing and deadlines run on the shared loop")
     func noThreadPerHost() async throws {

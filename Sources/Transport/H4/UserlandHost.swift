@@ -6,7 +6,8 @@ import Synchronization
 /// host, on the process's shared ``KernelEventLoop``. Requests may come from any task.
 ///
 /// The stream's descriptor is non-blocking and registered with the loop. Reading is
-/// driven by readability, the host's deadlines are loop timers, and packets are written
+/// driven by readability (a task that runs on the loop thread), the host's deadlines are
+/// loop timers, and packets are written
 /// by whoever produced them, under the host's lock and in order; what the descriptor
 /// does not take at once waits in a bounded queue until it is writable. No thread is
 /// started per host, and nothing polls.
@@ -133,7 +134,8 @@ public final class UserlandHost: Sendable {
                 return state.stopped == nil
             }
             if startReader {
-                Task { [self] in await readLoop() }
+                // On the loop thread, so a busy cooperative pool cannot starve reading.
+                Task(executorPreference: loop) { [self] in await readLoop() }
             }
         }
         return try result.get()
@@ -255,8 +257,8 @@ public final class UserlandHost: Sendable {
         while true {
             switch state.withLock({ readStep(&$0) }) {
             case .readAgain:
-                // A controller that never stops talking (a busy scan) must not hold a
-                // thread of the cooperative pool for ever.
+                // A controller that never stops talking (a busy scan) must not hold the
+                // loop thread from the other descriptors and timers on it.
                 reads += 1
                 if reads % 16 == 0 { await Task.yield() }
             case .waitReadable:
@@ -342,7 +344,7 @@ public final class UserlandHost: Sendable {
         }
         if !state.flushing {
             state.flushing = true
-            Task { [self] in await flushLoop() }
+            Task(executorPreference: loop) { [self] in await flushLoop() }
         }
     }
 
