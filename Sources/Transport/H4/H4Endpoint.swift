@@ -13,7 +13,21 @@ public enum H4Endpoint: Hashable, Sendable, CustomStringConvertible {
     public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         public var text: String
         public var reason: String
-        public var description: String { "cannot parse H4 endpoint '\(text)': \(reason)" }
+        /// The HCI user channel of the adapter the kernel calls `name` (`hci0`, `hci1`, …).
+    public static func userChannel(adapter name: String) throws(ParseError) -> H4Endpoint {
+        guard let device = deviceIndex(adapter: name) else {
+            throw ParseError(text: name, reason: "expected an adapter name hciN for the HCI user channel")
+        }
+        return .userChannel(device: device)
+    }
+
+    /// N in `hciN`.
+    private static func deviceIndex(adapter name: String) -> UInt16? {
+        guard name.hasPrefix("hci") else { return nil }
+        return UInt16(name.dropFirst(3))
+    }
+
+    public var description: String { "cannot parse H4 endpoint '\(text)': \(reason)" }
     }
 
     /// Parses `tcp:HOST:PORT`, `unix:PATH`, `serial:PATH[@BAUD]` or `user:hciN`.
@@ -46,13 +60,27 @@ public enum H4Endpoint: Hashable, Sendable, CustomStringConvertible {
             }
             self = .serial(path: path, baudRate: baud)
         case "user":
-            guard argument.hasPrefix("hci"), let index = UInt16(argument.dropFirst(3)) else {
+            guard let device = Self.deviceIndex(adapter: argument) else {
                 throw ParseError(text: text, reason: "expected user:hciN")
             }
-            self = .userChannel(device: index)
+            self = .userChannel(device: device)
         default:
             throw ParseError(text: text, reason: "unknown scheme '\(scheme)' (tcp, unix, serial, user)")
         }
+    }
+
+    /// The HCI user channel of the adapter the kernel calls `name` (`hci0`, `hci1`, …).
+    public static func userChannel(adapter name: String) throws(ParseError) -> H4Endpoint {
+        guard let device = deviceIndex(adapter: name) else {
+            throw ParseError(text: name, reason: "expected an adapter name hciN for the HCI user channel")
+        }
+        return .userChannel(device: device)
+    }
+
+    /// N in `hciN`.
+    private static func deviceIndex(adapter name: String) -> UInt16? {
+        guard name.hasPrefix("hci") else { return nil }
+        return UInt16(name.dropFirst(3))
     }
 
     public var description: String {
