@@ -75,7 +75,12 @@ public final class CentralManager: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: Advertisement.self, bufferingPolicy: .bufferingOldest(1024))
         let lost = Mutex(0)
         let seen = Mutex<[BluetoothAddress: Advertisement]>([:])
-        let token = try backend.startScanning { report in
+        let token = try backend.startScanning { incoming in
+            // What the transport already dropped (a host whose event buffer overflowed)
+            // travels with this report; it is counted once, here, not kept in `seen`.
+            var report = incoming
+            let droppedBelow = report.lostBefore
+            report.lostBefore = 0
             let delivered: Advertisement? = seen.withLock { seen in
                 guard var merged = seen[report.address] else {
                     // Without duplicates, wait for the advertisement itself: connectability
@@ -91,10 +96,10 @@ public final class CentralManager: Sendable {
                 if allowDuplicates || (report.isScanResponse && !hadScanResponse) { return merged }
                 return nil
             }
-            guard var delivered, services.map({ delivered.advertises(anyOf: $0) }) ?? true else { return }
-            // Reports arrive on one transport thread at a time; the count goes with the
-            // first report the buffer takes after a drop.
+            // The count goes with the first report the buffer takes after a drop.
             lost.withLock { lost in
+                lost += droppedBelow
+                guard var delivered, services.map({ delivered.advertises(anyOf: $0) }) ?? true else { return }
                 delivered.lostBefore = lost
                 if case .dropped = continuation.yield(delivered) { lost += 1 } else { lost = 0 }
             }
