@@ -25,7 +25,7 @@ struct AttuneProcess {
     /// instead of stalling the suite. The waiting happens on a thread of its own: the
     /// concurrency pool has a thread per core, and tests blocking it starve the rest of
     /// the suite.
-    static func run(_ arguments: [String], timeout: Double = 60) async throws -> AttuneProcess {
+    static func run(_ arguments: [String], timeout: Double = 120) async throws -> AttuneProcess {
         try await offPool { try runBlocking(arguments, timeout: timeout) }
     }
 

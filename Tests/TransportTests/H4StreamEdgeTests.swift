@@ -116,7 +116,7 @@ struct H4StreamEdgeTests {
         let (listener, endpoint, path) = try Self.unixListener()
         defer { Glibc.close(listener); unlink(path) }
         let host = try UserlandHost(endpoint: endpoint, configuration: HostConfiguration(
-            randomAddress: BluetoothAddress(0xC0, 0, 0, 0, 0, 1), commandTimeout: .milliseconds(300)))
+            randomAddress: BluetoothAddress(0xC0, 0, 0, 0, 0, 1), commandTimeout: .milliseconds(1500)))
         let controllerBox = LockedBox<ScriptedController?>(nil)
         let script = Thread {
             let controller = ScriptedController(descriptor: accept(listener, nil, nil))
@@ -138,8 +138,9 @@ struct H4StreamEdgeTests {
             try await host.perform(.rawCommand(opcode: HCIOpcode(rawValue: 0x1001), parameters: []))
         }
         // A timer starved by the flood fires only when the flood ends (8 s); the bound
-        // leaves room for a loaded CI machine and still catches that.
-        #expect(ContinuousClock.now - started < .milliseconds(2500))
+        // leaves room for a loaded CI machine (the initialisation shares the timeout, and
+        // the shared event loop may be busy with other tests' floods) and still catches that.
+        #expect(ContinuousClock.now - started < .milliseconds(5000))
     }
 
     @Test("endpoint strings parse, and bad ones say why")
