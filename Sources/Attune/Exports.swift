@@ -8,6 +8,17 @@
 // `tcp:HOST:PORT`, `unix:PATH`, `serial:PATH[@BAUD]` and `user:hciN`, as the userland host
 // opens them: one type for the CLI, the public API and the host.
 @_exported import enum Transport.H4Endpoint
+// The vocabulary the transports report in (advertisements, errors, disconnect reasons,
+// manager states) lives in Transport; one name each, so `import Attune` gives users
+// what it always did and none of Transport's sockets and hosts.
+@_exported import struct Transport.Advertisement
+@_exported import struct Transport.AdvertisingFlags
+@_exported import enum Transport.PeripheralIdentifier
+@_exported import enum Transport.AttuneError
+@_exported import enum Transport.DisconnectReason
+@_exported import enum Transport.ManagerState
+@_exported import enum Transport.ManagerStateCause
+@_exported import struct Transport.ManagerStatus
 // The capture the managers' `snoop:` option writes, so users open one without importing
 // Capture themselves.
 @_exported import class Capture.SnoopFile
