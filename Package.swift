@@ -3,8 +3,11 @@ import PackageDescription
 
 // Layers point downward only (Docs/architecture.md draws the graph):
 //   AttuneCLI, AttuneBench, KernelLabProbe   executables
-//   Attune                                   public API
-//   Transport                                kernel sockets, userland host
+//   Attune                                   public API (managers, lifecycle, store; no sockets or threads)
+//   Transport                                the backends (kernel, userland host, memory radio) behind
+//                                            ATTLink/ControllerBackend, kernel sockets, userland host,
+//                                            and the vocabulary they report in (Advertisement, AttuneError,
+//                                            ManagerState...), which Attune re-exports
 //   Replay                                   capture replay, conformance vector runner
 //   Capture                                  capture formats, HCI → ACL → L2CAP → ATT extraction
 //   GATT            ATTPresentation          engines + attribute database; PDU fields and JSON

@@ -8,6 +8,23 @@
 // `tcp:HOST:PORT`, `unix:PATH`, `serial:PATH[@BAUD]` and `user:hciN`, as the userland host
 // opens them: one type for the CLI, the public API and the host.
 @_exported import enum Transport.H4Endpoint
+// The backends live in Transport, below the API: the controller a manager drives, the
+// in-memory radio and its recorder, and the vocabulary they report in (advertisements,
+// errors, disconnect reasons, manager states). One name each, so `import Attune` gives
+// users what it always did and none of Transport's sockets and hosts.
+@_exported import enum Transport.BluetoothTransport
+@_exported import struct Transport.AdvertisingParameters
+@_exported import class Transport.MemoryRadio
+@_exported import class Transport.MemorySnoop
+@_exported import enum Transport.MemoryTapEvent
+@_exported import struct Transport.Advertisement
+@_exported import struct Transport.AdvertisingFlags
+@_exported import enum Transport.PeripheralIdentifier
+@_exported import enum Transport.AttuneError
+@_exported import enum Transport.DisconnectReason
+@_exported import enum Transport.ManagerState
+@_exported import enum Transport.ManagerStateCause
+@_exported import struct Transport.ManagerStatus
 // The capture the managers' `snoop:` option writes, so users open one without importing
 // Capture themselves.
 @_exported import class Capture.SnoopFile

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Attune
+@testable import Transport
 
 /// The tap on a MemoryRadio and the btsnoop recorder built on it.
 @Suite("MemoryRadio tap and MemorySnoop")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Attune
+@testable import Transport
 
 /// Long values, ATT errors, drops while a request is in flight, database changes while
 /// connected, and flow control, end to end over the memory transport.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Attune
+@testable import Transport
 
 /// Scanning through CentralManager with reports captured from a real exchange.
 @Suite("Scanning", .timeLimit(.minutes(1)))

@@ -2,7 +2,7 @@ import Capture
 import Foundation
 import Synchronization
 import Testing
-import Transport
+@testable import Transport
 @testable import Attune
 
 /// The kernel transport's capture: a link the kernel owns, recorded as the HCI a

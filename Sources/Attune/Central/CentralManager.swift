@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Transport
 
 /// Scans for, connects to and remembers peripherals, like `CBCentralManager`.
 ///

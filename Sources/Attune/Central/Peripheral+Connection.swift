@@ -1,3 +1,5 @@
+import Transport
+
 extension Peripheral {
     /// Connects, and returns once the connection is ready (MTU exchanged, the GATT
     /// cache validated or the database discovered, subscriptions restored).

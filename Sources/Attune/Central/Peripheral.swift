@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Transport
 
 /// A remote peripheral, like `CBPeripheral`: its connection, its GATT tree and the
 /// operations on it, all async.

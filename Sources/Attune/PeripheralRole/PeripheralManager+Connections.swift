@@ -1,3 +1,5 @@
+import Transport
+
 extension PeripheralManager {
     func accept(_ link: any ATTLink) {
         let id = ConnectionID(nextConnection)

@@ -1,3 +1,5 @@
+import Transport
+
 /// Publishes services, advertises and answers centrals, like `CBPeripheralManager`.
 ///
 /// The GATT server engine does the protocol work: every ATT request, CCCDs per central,

@@ -1,4 +1,4 @@
-/// The state of a ``CentralManager`` or ``PeripheralManager``, like `CBManagerState`.
+/// The state of a `CentralManager` or `PeripheralManager`, like `CBManagerState`.
 ///
 /// Derived from facts about the transport: no AF_BLUETOOTH or no adapter is
 /// ``unsupported``, EPERM or EACCES is ``unauthorized``, an adapter that is down is

@@ -1,4 +1,5 @@
 import Foundation
+import HCI
 
 /// One advertisement seen while scanning, like Core Bluetooth's advertisement data
 /// dictionary plus the peripheral and RSSI of `didDiscover`.
@@ -61,7 +62,7 @@ public struct Advertisement: Hashable, Sendable {
         }
     }
 
-    /// The identifier ``CentralManager`` uses for this device.
+    /// The identifier `CentralManager` uses for this device.
     public var identifier: UUID {
         PeripheralIdentifier.make(address: address, type: addressType ?? .random)
     }

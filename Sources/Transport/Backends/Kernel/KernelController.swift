@@ -1,16 +1,6 @@
 import Capture
+import HCI
 import Synchronization
-import class Transport.KernelLEAdvertiser
-import class Transport.KernelLEScanner
-import class Transport.L2CAPATTListener
-import class Transport.L2CAPATTSocket
-import class Transport.KernelAdapterMonitor
-import class Transport.KernelPairingAgent
-import enum Transport.BluetoothDaemonPresence
-import struct Transport.KernelAdapter
-import struct Transport.KernelTransportError
-import struct Transport.LEAdvertisingParameters
-import enum Transport.LEAddressType
 
 /// The kernel's Bluetooth stack as a controller: HCI sockets for scanning and
 /// advertising on the adapter, L2CAP LE sockets on the ATT channel for links.

@@ -1,3 +1,5 @@
+import HCI
+
 /// What the managers need from a controller, whatever the transport: its state,
 /// scanning, connecting as a central, advertising and accepting as a peripheral.
 ///
@@ -18,7 +20,7 @@
 ///   backend's.
 /// - Every ``ATTLink`` ends its event stream with exactly one `.closed`, carrying the
 ///   Disconnection Complete reason (`.hci(status)`) or `.transport(text)` for I/O errors.
-protocol ControllerBackend: Sendable {
+package protocol ControllerBackend: Sendable {
     /// Our own address on this controller.
     var address: BluetoothAddress { get }
     var addressType: BluetoothAddressType { get }

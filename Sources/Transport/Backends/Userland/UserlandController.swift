@@ -2,8 +2,6 @@ import Capture
 import Foundation
 import HCI
 import Synchronization
-import class Transport.BTSnoopRecorder
-import class Transport.UserlandHost
 
 /// Attune's own userland host (``UserlandHost``: HCI and L2CAP over an H4 stream or the
 /// HCI user channel) as the managers' controller backend.

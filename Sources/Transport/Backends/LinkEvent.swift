@@ -1,5 +1,5 @@
 /// What a link reports to the engine that owns it.
-enum LinkEvent: Sendable {
+package enum LinkEvent: Sendable {
     /// One complete ATT PDU from the peer.
     case received([UInt8])
     /// The link is gone, and why.

@@ -1,3 +1,5 @@
+import HCI
+
 /// Which controller a manager drives, like Bumble's transport names. (Named so as not
 /// to collide with the `Transport` module and its namespace enum.)
 public enum BluetoothTransport: Sendable {

@@ -1,3 +1,5 @@
+import ATT
+
 /// Errors of the public API, in the spirit of `CBError` and `CBATTError`.
 public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The connect attempt did not complete within its timeout (30 s by default).
@@ -50,7 +52,7 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
 
 extension AttuneError {
     /// The same security error with what led to it in front, so one message says both.
-    func adding(_ context: String) -> AttuneError {
+    package func adding(_ context: String) -> AttuneError {
         switch self {
         case .securityUnavailable(let why): .securityUnavailable("\(context); \(why)")
         case .securityFailed(let why): .securityFailed("\(context); \(why)")

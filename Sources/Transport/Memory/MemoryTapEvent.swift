@@ -1,3 +1,5 @@
+import HCI
+
 /// What a tap on a ``MemoryRadio`` sees: links coming up, every ATT PDU in both
 /// directions, and links going down, in the order they happened on each link.
 ///

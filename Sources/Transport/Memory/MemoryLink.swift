@@ -1,6 +1,5 @@
+import HCI
 import Synchronization
-
-import Transport
 
 /// One end of an in-memory LE link. PDUs go straight into the other end's bounded
 /// inbox; while it is full, ``canSend`` is false, which is what flow control sees.

@@ -1,4 +1,6 @@
-/// What ``PeripheralManager/startAdvertising(localName:serviceUUIDs:manufacturerData:serviceData:txPowerLevel:appearance:connectable:)``
+import HCI
+
+/// What `PeripheralManager.startAdvertising(localName:serviceUUIDs:manufacturerData:serviceData:txPowerLevel:appearance:connectable:)`
 /// puts on the air.
 public struct AdvertisingParameters: Hashable, Sendable {
     /// Sent as Complete Local Name.

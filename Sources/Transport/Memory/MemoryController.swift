@@ -1,3 +1,5 @@
+import HCI
+
 /// A controller on a ``MemoryRadio``, with an address of its own.
 struct MemoryController: ControllerBackend {
     let radio: MemoryRadio

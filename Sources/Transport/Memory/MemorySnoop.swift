@@ -1,4 +1,5 @@
 import Capture
+import HCI
 import Synchronization
 
 /// Records the traffic of a ``MemoryRadio`` as a btsnoop file (datalink 1002, HCI UART),

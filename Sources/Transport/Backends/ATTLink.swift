@@ -1,3 +1,5 @@
+import HCI
+
 /// The ATT channel (fixed CID 4) of one connected LE link: whole PDUs in both directions.
 ///
 /// This is the narrow edge every transport implements: the kernel's L2CAP socket, the
@@ -8,7 +10,7 @@
 /// for more, and a transport reads nothing it was not asked for beyond one bounded
 /// inbox. So a consumer that falls behind leaves data in the kernel socket buffer or the
 /// controller, and memory between the wire and the engines stays bounded.
-protocol ATTLink: AnyObject, Sendable {
+package protocol ATTLink: AnyObject, Sendable {
     var peerAddress: BluetoothAddress { get }
     var peerAddressType: BluetoothAddressType { get }
     /// What the peer sent since the last call, oldest first, waiting for at least one

@@ -1,3 +1,4 @@
+import HCI
 import Synchronization
 
 /// An in-process radio: central and peripheral managers opened with `.memory(radio)` on

@@ -1,4 +1,5 @@
 import Foundation
+import HCI
 
 /// Stable identifiers for peripherals, like `CBPeripheral.identifier`.
 ///

@@ -1,5 +1,4 @@
 import HCI
-import class Transport.UserlandATTChannel
 
 /// The ATT channel of one connection of the userland host, as the engines' ``ATTLink``:
 /// batches come straight from the channel's bounded inbox, with no forwarding task.

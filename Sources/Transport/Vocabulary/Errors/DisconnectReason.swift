@@ -1,3 +1,6 @@
+import ATT
+import HCI
+
 /// Why a connection ended or never came up. Every disconnect carries one, including
 /// those that happen while a reconnect is pending.
 public enum DisconnectReason: Hashable, Sendable, CustomStringConvertible {

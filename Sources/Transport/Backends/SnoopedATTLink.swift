@@ -1,4 +1,5 @@
 import Capture
+import HCI
 import Synchronization
 
 /// An ``ATTLink`` that records its traffic in a capture: for transports whose HCI we do

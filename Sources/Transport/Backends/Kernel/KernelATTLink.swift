@@ -1,7 +1,5 @@
+import HCI
 import Synchronization
-import class Transport.L2CAPATTSocket
-import struct Transport.KernelTransportError
-import enum Transport.BluetoothSecurityLevel
 
 /// An ``ATTLink`` over a kernel L2CAP LE socket on the ATT channel (CID 4): one PDU per
 /// datagram.
