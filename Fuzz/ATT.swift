@@ -1,4 +1,4 @@
-// fuzz-modules: ATT
+// fuzz-modules: BluetoothCore ATT
 // libFuzzer target: decode → encode → decode must be stable, and nothing may trap.
 import ATT
 

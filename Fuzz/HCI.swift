@@ -1,4 +1,4 @@
-// fuzz-modules: ATT HCI
+// fuzz-modules: BluetoothCore ATT HCI
 // libFuzzer target for the HCI event and ACL decoders and the host that consumes them.
 // The input is a sequence of chunks, each one length byte then that many bytes. Every chunk
 // goes to the event and ACL decoders on their own, and as an H4 packet (indicator first)

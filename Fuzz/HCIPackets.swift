@@ -1,4 +1,4 @@
-// fuzz-modules: ATT HCI
+// fuzz-modules: BluetoothCore ATT HCI
 // libFuzzer target for HCI packet decoding (Sources/HCI/Packets): the first byte picks a decoder (H4 packet type, or
 // advertising data, or ACL reassembly over a packet sequence); decoders must return a
 // value or a typed error with an offset inside the input, never trap; encodings must
