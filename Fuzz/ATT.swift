@@ -1,11 +1,19 @@
-// fuzz-modules: BluetoothCore ATT
+// fuzz-modules: BluetoothCore ATT ATTPresentation
 // libFuzzer target: decode → encode → decode must be stable, and nothing may trap.
 import ATT
+import ATTPresentation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzATT(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let pdu = try? ATTPDU.decode(bytes[...]) else { return 0 }
+    // The direction-typed decoders accept exactly the PDUs of their side, never trap.
+    let client = try? ATTClientPDU.decode(bytes[...])
+    let server = try? ATTServerPDU.decode(bytes[...])
+    guard let pdu = try? ATTPDU.decode(bytes[...]) else {
+        if client != nil || server != nil { fatalError("a direction decoder took what ATTPDU refuses: \(bytes)") }
+        return 0
+    }
+    if (client == nil) == (server == nil) { fatalError("a PDU must belong to exactly one direction: \(pdu)") }
     _ = pdu.description
     _ = pdu.json.description
     guard let wire = try? pdu.encoded() else { fatalError("decoded PDU failed to encode: \(pdu)") }

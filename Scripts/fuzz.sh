@@ -15,7 +15,8 @@ src="Fuzz/$name.swift"
 modules=$(sed -n 's#^// fuzz-modules: ##p' "$src" | head -1)
 out=".fuzz/$name"
 mkdir -p "$out/modules" "$out/corpus"
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -I "$out/modules" -L "$out/modules")
+# The modules share `package` declarations, as in the package build.
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name Attune -I "$out/modules" -L "$out/modules")
 cflags=(-I Sources/CCrypto -I Sources/CBlueZ -I Sources/CAllocCounter/include)
 links=()
 for m in $modules; do

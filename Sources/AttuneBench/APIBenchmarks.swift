@@ -80,17 +80,7 @@ enum APIBenchmarks {
         let rig = try await Rig()
         let values = await rig.peripheral.notifications(for: rig.characteristic)
         try await rig.peripheral.setNotifyValue(true, for: rig.characteristic)
-        let consumer = Task {
-            var n = 0, lost = 0
-            do {
-                for try await notification in values {
-                    n += 1
-                    lost += notification.lostBefore
-                    if n + lost == count { break }
-                }
-            } catch {}
-            return (n, lost)
-        }
+        let consumer = Task { await consume(values, count: count) }
         let allocationsBefore = attune_alloc_count()
         let start = ContinuousClock.now
         await rig.produce(count)
@@ -112,18 +102,7 @@ enum APIBenchmarks {
         let rig = try await Rig()
         let values = await rig.peripheral.notifications(for: rig.characteristic)
         try await rig.peripheral.setNotifyValue(true, for: rig.characteristic)
-        let consumer = Task {
-            var n = 0, lost = 0
-            do {
-                for try await notification in values {
-                    n += 1
-                    lost += notification.lostBefore
-                    if n % 100 == 0 { try? await Task.sleep(for: .milliseconds(1)) }
-                    if n + lost == count { break }
-                }
-            } catch {}
-            return (n, lost)
-        }
+        let consumer = Task { await consume(values, count: count, pausingEvery: 100) }
         let start = ContinuousClock.now
         await rig.produce(count)
         let (delivered, lost) = await consumer.value
@@ -175,6 +154,22 @@ enum APIBenchmarks {
             name: "api.connections.memory", opsPerSecond: Double(count) / seconds(elapsed), allocationsPerOperation: .nan,
             extra: [("unit", .string("connections")), ("connected", .int(connected)),
                     ("rss_per_connection_kib", .double((Double(after - before) / Double(count) * 10).rounded() / 10))])
+    }
+
+    /// Takes values until `count` are delivered or reported lost (or the stream ends),
+    /// pausing 1 ms after every `pausingEvery` values when given; returns delivered and
+    /// reported lost.
+    static func consume(_ values: NotificationStream, count: Int, pausingEvery: Int? = nil) async -> (delivered: Int, lost: Int) {
+        var n = 0, lost = 0
+        do {
+            for try await notification in values {
+                n += 1
+                lost += notification.lostBefore
+                if let every = pausingEvery, n % every == 0 { try? await Task.sleep(for: .milliseconds(1)) }
+                if n + lost == count { break }
+            }
+        } catch {}
+        return (n, lost)
     }
 
     static func seconds(_ d: Duration) -> Double {

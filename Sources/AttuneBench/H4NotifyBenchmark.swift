@@ -20,14 +20,7 @@ enum H4NotifyBenchmark {
         let values = await peripheral.notifications(for: characteristic)
         try await peripheral.setNotifyValue(true, for: characteristic)
         let consumer = Task {
-            var n = 0, lost = 0
-            do {
-                for try await notification in values {
-                    n += 1
-                    lost += notification.lostBefore
-                    if n + lost == count { break }
-                }
-            } catch {}
+            let (n, lost) = await APIBenchmarks.consume(values, count: count)
             return (n, lost, ContinuousClock.now)
         }
         let statsBefore = peripheral.statistics

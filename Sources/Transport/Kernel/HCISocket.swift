@@ -80,17 +80,7 @@ public final class HCISocket: Sendable {
     /// the reader.
     public func nextEvent(timeout: Duration? = nil) async throws -> HCIEvent {
         while true {
-            let packet = try await socket.retrying("HCI event", direction: .read, timeout: timeout) { fd -> [UInt8]? in
-                let capacity = 260
-                var length = 0
-                let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-                    length = Glibc.read(fd, buffer.baseAddress, capacity)
-                    count = max(0, length)
-                }
-                if length >= 0 { return bytes }
-                if errno == EAGAIN || errno == EINTR { return nil }
-                throw KernelTransportError.current("HCI event")
-            }
+            let packet = try await nextPacket(timeout: timeout)
             guard packet.first == UInt8(HCI_EVENT_PKT), let event = try? HCIEvent(decoding: packet.dropFirst()) else { continue }
             return event
         }
