@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// The built `attune` executable, run as a user runs it.
 struct AttuneProcess {
@@ -30,32 +31,51 @@ struct AttuneProcess {
     }
 
     static func runBlocking(_ arguments: [String], timeout: Double) throws -> AttuneProcess {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
         // Files, not pipes: nothing can block on a full pipe while we wait.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attune-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("stdout"), err = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                process.waitUntilExit()
+        let out = directory.appendingPathComponent("stdout").path, err = directory.appendingPathComponent("stderr").path
+        // posix_spawn and waitpid on this thread, not Foundation's Process: its exit
+        // detection runs on queues that a loaded parallel suite can hold up for minutes,
+        // which once failed commands that had long exited.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // From the package root, as a user runs it there (fixtures are named relative to
+        // it): through sh, since glibc's addchdir is not visible to Swift.
+        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let line = "cd \(quoted(packageRoot.path)) && exec " + ([executable.path] + arguments).map(quoted).joined(separator: " ")
+        let argv = ["/bin/sh", "-c", line]
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for a in cArguments { free(a) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, &cArguments, environ)
+        guard spawned == 0 else { throw SpawnFailed(arguments: arguments, errno: spawned) }
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if ContinuousClock.now > deadline {
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
                 throw TimedOut(arguments: arguments, seconds: timeout)
             }
-            Thread.sleep(forTimeInterval: 0.02)
+            usleep(10_000)
         }
-        return AttuneProcess(status: process.terminationStatus,
-                             stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-                             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        // WIFEXITED / WEXITSTATUS, spelled out (the C macros are not imported).
+        let exitCode: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return AttuneProcess(status: exitCode,
+                             stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+                             stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+    }
+
+    struct SpawnFailed: Error, CustomStringConvertible {
+        var arguments: [String]
+        var errno: Int32
+        var description: String { "attune \(arguments.joined(separator: " ")) could not be started (errno \(errno))" }
     }
 
     struct TimedOut: Error, CustomStringConvertible {
