@@ -11,13 +11,7 @@ extension BluetoothTransport {
             if let snoop { radio.setTap(MemorySnoop(file: snoop).record) }
             return MemoryController(radio: radio)
         case .kernel(let adapter): return KernelController(adapter: adapter, snoop: snoop)
-        case .h4(let endpoint): return UserlandController(endpoint: .success(endpoint), snoop: snoop)
-        case .userChannel(let adapter):
-            // The endpoint stays a typed value: built from the adapter name, never
-            // printed and parsed back. A bad name becomes the manager status's cause.
-            return UserlandController(endpoint: Result { () throws(H4Endpoint.ParseError) in
-                try H4Endpoint.userChannel(adapter: adapter)
-            }, snoop: snoop)
+        case .h4, .userChannel: return UserlandController(endpoint: description, snoop: snoop)
         }
     }
 }

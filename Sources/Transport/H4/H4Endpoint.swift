@@ -13,21 +13,7 @@ public enum H4Endpoint: Hashable, Sendable, CustomStringConvertible {
     public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         public var text: String
         public var reason: String
-        /// The HCI user channel of the adapter the kernel calls `name` (`hci0`, `hci1`, …).
-    public static func userChannel(adapter name: String) throws(ParseError) -> H4Endpoint {
-        guard let device = deviceIndex(adapter: name) else {
-            throw ParseError(text: name, reason: "expected an adapter name hciN for the HCI user channel")
-        }
-        return .userChannel(device: device)
-    }
-
-    /// N in `hciN`.
-    private static func deviceIndex(adapter name: String) -> UInt16? {
-        guard name.hasPrefix("hci") else { return nil }
-        return UInt16(name.dropFirst(3))
-    }
-
-    public var description: String { "cannot parse H4 endpoint '\(text)': \(reason)" }
+        public var description: String { "cannot parse H4 endpoint '\(text)': \(reason)" }
     }
 
     /// Parses `tcp:HOST:PORT`, `unix:PATH`, `serial:PATH[@BAUD]` or `user:hciN`.
@@ -60,27 +46,13 @@ public enum H4Endpoint: Hashable, Sendable, CustomStringConvertible {
             }
             self = .serial(path: path, baudRate: baud)
         case "user":
-            guard let device = Self.deviceIndex(adapter: argument) else {
+            guard argument.hasPrefix("hci"), let index = UInt16(argument.dropFirst(3)) else {
                 throw ParseError(text: text, reason: "expected user:hciN")
             }
-            self = .userChannel(device: device)
+            self = .userChannel(device: index)
         default:
             throw ParseError(text: text, reason: "unknown scheme '\(scheme)' (tcp, unix, serial, user)")
         }
-    }
-
-    /// The HCI user channel of the adapter the kernel calls `name` (`hci0`, `hci1`, …).
-    public static func userChannel(adapter name: String) throws(ParseError) -> H4Endpoint {
-        guard let device = deviceIndex(adapter: name) else {
-            throw ParseError(text: name, reason: "expected an adapter name hciN for the HCI user channel")
-        }
-        return .userChannel(device: device)
-    }
-
-    /// N in `hciN`.
-    private static func deviceIndex(adapter name: String) -> UInt16? {
-        guard name.hasPrefix("hci") else { return nil }
-        return UInt16(name.dropFirst(3))
     }
 
     public var description: String {

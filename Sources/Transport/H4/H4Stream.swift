@@ -5,8 +5,7 @@ import CBlueZ
 import Synchronization
 
 /// A byte stream to a controller, over a file descriptor: TCP, UNIX socket, serial line,
-/// or the HCI user channel. Made non-blocking for ``KernelEventLoop``: reads return what
-/// has arrived, writes take what the descriptor accepts now.
+/// or the HCI user channel. Reads return what arrived; writes loop until every byte is out.
 public final class H4Stream: Sendable {
     /// Why the stream failed, with the system's words for it.
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
@@ -40,49 +39,29 @@ public final class H4Stream: Sendable {
         }
     }
 
-    /// What one non-blocking read found.
-    public enum ReadResult: Sendable, Equatable {
-        /// This many bytes arrived, at the start of the buffer (one whole packet on a
-        /// packet-oriented stream).
-        case received(Int)
-        /// Nothing to read now: wait for readability.
-        case wouldBlock
-        /// The peer closed the stream.
-        case endOfStream
-    }
-
-    /// The size a read buffer should have: several packets at once on a byte stream, and
-    /// more than the largest HCI packet (5 + 65,535 bytes) on the user channel, where a
-    /// shorter read would cut a packet.
-    public static let readBufferSize = 1 << 17
-
-    /// Puts the descriptor in non-blocking mode, for use on ``KernelEventLoop``.
-    public func setNonBlocking() throws(Failure) {
-        let flags = fcntl(descriptor, F_GETFL)
-        guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
-            throw Failure(operation: "fcntl O_NONBLOCK", errno: errno)
+    /// Waits up to `timeoutMilliseconds` for bytes. Returns nil on timeout and an empty
+    /// array when the peer closed the stream.
+    public func read(timeoutMilliseconds: Int32) throws(Failure) -> [UInt8]? {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, timeoutMilliseconds)
+        if ready < 0 {
+            if errno == EINTR { return nil }
+            throw Failure(operation: "poll", errno: errno)
         }
-    }
-
-    /// Reads what has arrived into `buffer`, without blocking (after ``setNonBlocking()``).
-    public func readAvailable(into buffer: inout [UInt8]) throws(Failure) -> ReadResult {
-        guard !isClosed.withLock({ $0 }) else { throw Failure(operation: "read", errno: EBADF) }
-        var count = 0
-        repeat {
-            count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        } while count < 0 && errno == EINTR
+        if ready == 0 { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         if count < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK { return .wouldBlock }
+            if errno == EINTR || errno == EAGAIN { return nil }
             throw Failure(operation: "read", errno: errno)
         }
-        if count == 0 { return .endOfStream }
         if case .tcp = endpoint {
             // Peers that leave Nagle on (Bumble's TCP server does) hold their next small
             // write until we ACK; Linux delays ACKs by up to 40 ms unless asked each time.
             var one: Int32 = 1
             _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
         }
-        return .received(count)
+        return Array(buffer[0..<count])
     }
 
     private var isSocket: Bool {
@@ -92,9 +71,8 @@ public final class H4Stream: Sendable {
         }
     }
 
-    /// Writes as much of `bytes` as the descriptor takes now, without blocking, and
-    /// returns how many bytes that was (0 when it would block).
-    public func writeAvailable(_ bytes: ArraySlice<UInt8>) throws(Failure) -> Int {
+    /// Writes every byte, looping over partial writes.
+    public func write(_ bytes: [UInt8]) throws(Failure) {
         guard !isClosed.withLock({ $0 }) else { throw Failure(operation: "write", errno: EBADF) }
         var offset = 0
         while offset < bytes.count {
@@ -106,16 +84,22 @@ public final class H4Stream: Sendable {
                     : Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
             }
             if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                if errno == EINTR || errno == EAGAIN { continue }
                 throw Failure(operation: "write", errno: errno)
             }
             offset += written
         }
-        return offset
     }
 
-    /// Releases the descriptor, once; later calls do nothing. Deregister it from any event loop first.
+    /// Stops both directions, so a thread blocked reading wakes up; the descriptor stays
+    /// valid. Does nothing once the stream is closed.
+    public func shutdownBoth() {
+        isClosed.withLock { closed in
+            if !closed { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    /// Releases the descriptor, once; later calls do nothing. Call after every reader has stopped.
     public func close() {
         isClosed.withLock { closed in
             if !closed { _ = Glibc.close(descriptor) }

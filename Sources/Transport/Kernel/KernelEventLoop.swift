@@ -439,14 +439,3 @@ public final class KernelEventLoop: Sendable {
         close(timerFD)
     }
 }
-
-/// Tasks that prefer the loop as their executor run on the loop thread, between
-/// readiness events: an I/O edge's reader then never waits for a thread of the
-/// cooperative pool, which other work may hold (blocking calls, long computations).
-/// Such a task must never block.
-extension KernelEventLoop: TaskExecutor {
-    public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        execute { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
-    }
-}

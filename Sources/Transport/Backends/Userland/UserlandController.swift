@@ -25,10 +25,9 @@ final class UserlandController: ControllerBackend {
     private let state: Mutex<State>
 
     /// - Parameters:
-    ///   - endpoint: where the controller is, or why no endpoint could be named (the
-    ///     status's cause then).
+    ///   - endpoint: `tcp:HOST:PORT`, `unix:PATH`, `serial:PATH` or `user:hciN`.
     ///   - snoop: records every H4 packet in both directions, through the host's recorder.
-    init(endpoint: Result<H4Endpoint, H4Endpoint.ParseError>, snoop: SnoopFile? = nil) {
+    init(endpoint text: String, snoop: SnoopFile? = nil) {
         // A static random address (two top bits set), new per controller: emulated
         // controllers route on it, and it needs no public address from the controller.
         var bytes = (0..<6).map { _ in UInt8.random(in: 0...255) }
@@ -37,7 +36,7 @@ final class UserlandController: ControllerBackend {
         var opened: UserlandHost?
         var failure: String?
         do {
-            opened = try UserlandHost(endpoint: try endpoint.get(),
+            opened = try UserlandHost(endpoint: try .init(parsing: text),
                                       configuration: HostConfiguration(randomAddress: address),
                                       recorder: snoop.map(BTSnoopRecorder.init(file:)), routesATTToChannels: true)
         } catch {
@@ -63,16 +62,10 @@ final class UserlandController: ControllerBackend {
             update(ManagerStatus(cause: .controllerFailed(error.description)))
             return
         }
-        // The host's event buffer drops advertising reports (and never a connection) when
-        // this loop falls behind; the next report delivered carries how many were lost.
-        var reportsLostSoFar = 0
         for await event in host.events {
             switch event {
             case .advertisingReport(let report):
-                var advertisement = Advertisement(report)
-                let lost = host.droppedAdvertisingReportCount
-                advertisement.lostBefore = lost - reportsLostSoFar
-                reportsLostSoFar = lost
+                let advertisement = Advertisement(report)
                 for scanner in state.withLock({ Array($0.scanners.values) }) { scanner(advertisement) }
             case .connected(let info) where info.role == .peripheral:
                 if let accept = state.withLock({ $0.acceptor }), let channel = host.attChannel(for: info.handle) {
