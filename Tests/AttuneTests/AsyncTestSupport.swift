@@ -29,3 +29,10 @@ func first<S: AsyncSequence & Sendable>(_ sequence: S, _ what: String = "element
         throw TimedOut(what: "\(what): the sequence ended")
     }
 }
+
+/// Waits until `condition` holds, yielding between looks (no fixed sleep).
+func eventually(_ what: String, _ condition: @escaping @Sendable () async -> Bool) async throws {
+    try await within(10, what) {
+        while !(await condition()) { await Task.yield() }
+    }
+}

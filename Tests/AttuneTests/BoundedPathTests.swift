@@ -48,13 +48,6 @@ struct BoundedPathTests {
         }
     }
 
-    /// Waits until `condition` holds, yielding between looks (no fixed sleep).
-    static func eventually(_ what: String, _ condition: @escaping @Sendable () async -> Bool) async throws {
-        try await within(10, what) {
-            while !(await condition()) { await Task.yield() }
-        }
-    }
-
     @Test(.timeLimit(.minutes(1)))
     func aConsumerThatFallsBehindHoldsTheLinkAndLosesNothing() async throws {
         let rig = try await Rig()
@@ -65,7 +58,7 @@ struct BoundedPathTests {
         let count = 10_000
         let producer = Task { await rig.produce(count) }
         // The consumer has not read yet, so the link must be held up.
-        try await Self.eventually("the link held up") { rig.peripheral.statistics.backPressurePauses > 0 }
+        try await eventually("the link held up") { rig.peripheral.statistics.backPressurePauses > 0 }
         var received = 0
         for try await notification in values {
             #expect(notification.lostBefore == 0)
@@ -88,7 +81,7 @@ struct BoundedPathTests {
         let count = 3_000
         // Nobody reads: after the stall limit the link moves on, dropping and counting.
         await rig.produce(count)
-        try await Self.eventually("every value reached the peripheral") {
+        try await eventually("every value reached the peripheral") {
             rig.peripheral.statistics.notificationsReceived == count
         }
         // A round trip (answered with an error) proves the link is not stuck behind the

@@ -47,7 +47,7 @@ struct StateRestorationTests {
         let values = await restored.notifications(for: cached)
         #expect(await restored.isNotifying(cached), "subscriptions came back with it")
         // Two centrals subscribed now; the restored one gets the value.
-        try await BoundedPathTests.eventually("both centrals subscribed") {
+        try await eventually("both centrals subscribed") {
             await manager.subscribedCentrals(for: published.characteristics[0]).count == 2
         }
         #expect(await manager.updateValue([0x06, 99], for: published.characteristics[0]))

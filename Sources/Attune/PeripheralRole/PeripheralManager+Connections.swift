@@ -9,6 +9,9 @@ extension PeripheralManager {
         server.connect(id, at: now, into: &out)
         let reader = Task { await self.pump(link, id) }
         connected[id] = Connected(link: link, central: central, reader: reader)
+        // The connection stopped connectable advertising in the controller.
+        advertisingEnabled = false
+        updateAdvertising()
         eventBroadcast.yield(.centralConnected(central))
         flush(out)
     }
@@ -28,6 +31,7 @@ extension PeripheralManager {
                 case .closed(let reason):
                     connected.removeValue(forKey: id)
                     server.disconnect(id, into: &out)
+                    updateAdvertising()
                     eventBroadcast.yield(.centralDisconnected(entry.central, reason))
                 }
             }

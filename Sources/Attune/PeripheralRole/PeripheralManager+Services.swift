@@ -76,12 +76,16 @@ extension PeripheralManager {
             Task { await self.accept(link) }
         }
         advertising = parameters
+        advertisingEnabled = true
+        // Already full (a limit below the centrals still connected): pause at once.
+        updateAdvertising()
     }
 
     /// Stops advertising; connected centrals stay connected.
     public func stopAdvertising() {
         backend.stopAdvertising()
         advertising = nil
+        advertisingEnabled = false
     }
 
     /// Whether advertising is on, like `isAdvertising`.

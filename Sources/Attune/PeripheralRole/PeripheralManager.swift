@@ -20,7 +20,14 @@ public actor PeripheralManager {
     }
     var connected: [ConnectionID: Connected] = [:]
     var nextConnection: UInt64 = 1
+    /// What ``startAdvertising(localName:serviceUUIDs:manufacturerData:serviceData:txPowerLevel:appearance:connectable:)``
+    /// asked for; nil when advertising is off by the application's wish.
     var advertising: AdvertisingParameters?
+    /// Whether the controller advertises now: a connection stops connectable
+    /// advertising, and the manager resumes it while it has room for another central.
+    var advertisingEnabled = false
+    /// At most this many centrals at once; nil: as many as the controller accepts.
+    public private(set) var maximumCentrals: Int?
 
     /// How many requests ``requests`` holds for the application at most.
     public static let requestQueueCapacity = 4096
@@ -93,4 +100,22 @@ public actor PeripheralManager {
     }
 
     var now: MonotonicTime { clock.now }
+
+    /// Limits how many centrals may be connected at once (`attune serve --max-centrals`):
+    /// while that many are, connectable advertising pauses, and it resumes when one
+    /// leaves. nil lets as many connect as the controller accepts.
+    public func setMaximumCentrals(_ limit: Int?) {
+        maximumCentrals = limit.map { max(1, $0) }
+        updateAdvertising()
+    }
+
+    /// Keeps connectable advertising on while another central may connect, and off when
+    /// the manager is full: called after every connection and disconnection.
+    func updateAdvertising() {
+        guard let advertising, advertising.isConnectable else { return }
+        let room = connected.count < (maximumCentrals ?? Int.max)
+        guard room != advertisingEnabled else { return }
+        advertisingEnabled = room
+        backend.setAdvertisingEnabled(room)
+    }
 }

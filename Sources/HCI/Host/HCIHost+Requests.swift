@@ -33,6 +33,14 @@ extension HCIHost {
             } else {
                 commands.enqueue(LESetAdvertisingEnable(enable: false), .request(id, last: true))
             }
+        case .setAdvertisingEnabled(let enabled):
+            if usesExtendedCommands {
+                // Set 0 is the one startAdvertising configures.
+                commands.enqueue(LESetExtendedAdvertisingEnable(enable: enabled, sets: enabled ? [.init(advertisingHandle: 0)] : []),
+                                 .request(id, last: true))
+            } else {
+                commands.enqueue(LESetAdvertisingEnable(enable: enabled), .request(id, last: true))
+            }
         case .connect(let peer, let peerAddressType, let parameters, let timeout):
             guard pendingConnection == nil else {
                 complete(id, .failure(.busy("a connection is already being initiated")))

@@ -5,6 +5,10 @@ public enum HostRequest: Hashable, Sendable {
     case stopScanning
     case startAdvertising(AdvertisingConfiguration)
     case stopAdvertising
+    /// Enables or disables the advertising `startAdvertising` configured, leaving its
+    /// parameters and data as they are: a peripheral resumes connectable advertising
+    /// after a connection ended it (Vol 4 Part E §7.8.9), or pauses it when full.
+    case setAdvertisingEnabled(Bool)
     /// Initiates a connection; fails with ``HostError/connectionTimedOut`` after `timeout`.
     case connect(peer: BluetoothAddress, peerAddressType: UInt8, parameters: ConnectionParameters, timeout: Duration)
     /// Cancels the pending `connect`, which then fails with ``HostError/connectionCancelled``.

@@ -37,4 +37,9 @@ package protocol ControllerBackend: Sendable {
     func startAdvertising(_ parameters: AdvertisingParameters,
                           accept: @escaping @Sendable (any ATTLink) -> Void) throws(AttuneError)
     func stopAdvertising()
+    /// Resumes the advertising ``startAdvertising(_:accept:)`` set up, after a
+    /// connection stopped it (a controller stops connectable advertising once a central
+    /// connects), or pauses it while no more centrals may connect. The data and the
+    /// acceptor stay; enabling what is already on, or disabling what is off, does nothing.
+    func setAdvertisingEnabled(_ enabled: Bool)
 }

@@ -30,4 +30,6 @@ struct MemoryController: ControllerBackend {
     }
 
     func stopAdvertising() { radio.stopAdvertising(from: address) }
+
+    func setAdvertisingEnabled(_ enabled: Bool) { radio.setAdvertisingEnabled(enabled, from: address) }
 }

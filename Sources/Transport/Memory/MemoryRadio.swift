@@ -12,6 +12,10 @@ public final class MemoryRadio: Sendable {
         var address: BluetoothAddress
         var advertisement: Advertisement
         var accept: @Sendable (any ATTLink) -> Void
+        /// False while paused: a connection stops connectable advertising, as a
+        /// controller's legacy advertising does (Vol 4 Part E §7.8.9), until the
+        /// peripheral enables it again.
+        var isEnabled = true
     }
 
     struct PendingConnect {
@@ -102,7 +106,7 @@ public final class MemoryRadio: Sendable {
             guard s.powered else { return nil }
             defer { s.nextID += 1 }
             s.scanners[s.nextID] = report
-            return (s.nextID, s.advertisers.values.map(\.advertisement))
+            return (s.nextID, s.advertisers.values.filter(\.isEnabled).map(\.advertisement))
         }
         guard let (id, current) = result else { throw .unavailable(.adapterDown("memory radio")) }
         for ad in current { report(ad) }
@@ -113,6 +117,12 @@ public final class MemoryRadio: Sendable {
     /// replay captured reports this way).
     func receive(_ advertisement: Advertisement) {
         for scanner in state.withLock({ Array($0.scanners.values) }) { scanner(advertisement) }
+    }
+
+    /// What a scanner starting now would see: the advertising that is enabled, so a test
+    /// can tell that a full peripheral paused its connectable advertising.
+    public var currentAdvertisements: [Advertisement] {
+        state.withLock { s in s.powered ? s.advertisers.values.filter(\.isEnabled).map(\.advertisement) : [] }
     }
 
     func stopScanning(_ token: Int) {
@@ -126,22 +136,44 @@ public final class MemoryRadio: Sendable {
             address: address, addressType: .random, rssi: -40,
             data: AdvertisingData(decoding: parameters.advertisingData[...]),
             isConnectable: parameters.isConnectable, isScannable: true, isScanResponse: false)
-        let result = state.withLock { s -> ([@Sendable (Advertisement) -> Void], [Int: PendingConnect])? in
+        let result = state.withLock { s -> ([@Sendable (Advertisement) -> Void], PendingConnect?)? in
             guard s.powered else { return nil }
             s.advertisers[address] = Advertiser(address: address, advertisement: advertisement, accept: accept)
-            let waiting = parameters.isConnectable ? s.pending.filter { $0.value.target == address } : [:]
-            for id in waiting.keys { s.pending.removeValue(forKey: id) }
-            return (Array(s.scanners.values), waiting)
+            return (Array(s.scanners.values), Self.takeWaitingConnect(to: address, &s))
         }
         guard let (scanners, waiting) = result else { throw .unavailable(.adapterDown("memory radio")) }
         for scanner in scanners { scanner(advertisement) }
-        for (_, connect) in waiting {
+        if let connect = waiting {
             connect.continuation.resume(returning: link(connect.central, to: address, accept: accept))
         }
     }
 
+    /// The first central waiting to connect to `address`, when it advertises connectably:
+    /// that connection stops the advertising, so the others wait for it to resume.
+    private static func takeWaitingConnect(to address: BluetoothAddress, _ s: inout State) -> PendingConnect? {
+        guard let advertiser = s.advertisers[address], advertiser.isEnabled, advertiser.advertisement.isConnectable,
+              let id = s.pending.filter({ $0.value.target == address }).keys.min() else { return nil }
+        s.advertisers[address]?.isEnabled = false
+        return s.pending.removeValue(forKey: id)
+    }
+
     func stopAdvertising(from address: BluetoothAddress) {
         _ = state.withLock { $0.advertisers.removeValue(forKey: address) }
+    }
+
+    /// Pauses or resumes the advertising `address` started, keeping its data and acceptor.
+    func setAdvertisingEnabled(_ enabled: Bool, from address: BluetoothAddress) {
+        let result = state.withLock { s -> (Advertiser, [@Sendable (Advertisement) -> Void], PendingConnect?)? in
+            guard s.powered, let advertiser = s.advertisers[address], advertiser.isEnabled != enabled else { return nil }
+            s.advertisers[address]?.isEnabled = enabled
+            guard enabled else { return nil }
+            return (advertiser, Array(s.scanners.values), Self.takeWaitingConnect(to: address, &s))
+        }
+        guard let (advertiser, scanners, waiting) = result else { return }
+        for scanner in scanners { scanner(advertiser.advertisement) }
+        if let connect = waiting {
+            connect.continuation.resume(returning: link(connect.central, to: address, accept: advertiser.accept))
+        }
     }
 
     /// Connects now if the target advertises connectably, else waits for it to.
@@ -156,7 +188,9 @@ public final class MemoryRadio: Sendable {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any ATTLink, any Error>) in
                     let found = state.withLock { s -> Advertiser?? in
                         guard s.powered else { return .some(nil) }
-                        if let advertiser = s.advertisers[target], advertiser.advertisement.isConnectable {
+                        if let advertiser = s.advertisers[target], advertiser.isEnabled,
+                           advertiser.advertisement.isConnectable {
+                            s.advertisers[target]?.isEnabled = false
                             return advertiser
                         }
                         s.pending[id] = PendingConnect(central: central, target: target, continuation: continuation)

@@ -207,8 +207,8 @@ final class KernelController: ControllerBackend {
                     let peer = socket.peer.address
                     accept(self.link(socket, peer: peer, type: socket.peer.addressType == .random ? .random : .public,
                                      isCentral: false))
-                    // Legacy advertising stops once connected; a peripheral keeps advertising.
-                    try? await advertiser.setEnabled(true)
+                    // Legacy advertising stopped with the connection: the peripheral
+                    // manager resumes it through setAdvertisingEnabled while it has room.
                 }
             } catch {}
         }
@@ -227,6 +227,11 @@ final class KernelController: ControllerBackend {
             try? await advertiser.setEnabled(false)
             advertiser.close()
         }
+    }
+
+    func setAdvertisingEnabled(_ enabled: Bool) {
+        guard let advertiser = state.withLock({ $0.advertising?.advertiser }) else { return }
+        Task { try? await advertiser.setEnabled(enabled) }
     }
 
     /// Legacy advertising carries 31 bytes: when everything does not fit, the name

@@ -171,6 +171,11 @@ final class UserlandController: ControllerBackend {
         host?.submit(.stopAdvertising)
     }
 
+    func setAdvertisingEnabled(_ enabled: Bool) {
+        guard state.withLock({ $0.acceptor != nil }) else { return }
+        host?.submit(.setAdvertisingEnabled(enabled))
+    }
+
     /// Legacy advertising carries 31 bytes, and so does the scan response: whole AD
     /// structures fill the advertisement first, the rest go to the scan response, and
     /// what fits in neither is left out.
