@@ -295,6 +295,8 @@ class Lab:
         self.transports = []
         self.snoop_files = []
         self.connections: dict[int, object] = {}
+        # Central device index → its connection, for attach and detach.
+        self.attached: dict[int, object] = {}
 
     async def open_host_controllers(self) -> None:
         """Exposes controllers for our host as H4 over TCP on loopback only."""
@@ -429,9 +431,52 @@ class Lab:
                 target = words[1]
             mtu = int(words[2]) if len(words) > 2 else 247
             return await Judge(self.first_central(), self.args.notify_count, mtu).run(target)
+        if name == "attach":
+            # attach INDEX TARGET MTU: central device INDEX connects to TARGET (an
+            # address or an advertised name), exchanges MTU (23: none), finds the
+            # interop service and subscribes to its notify characteristic. Every value
+            # that arrives is emitted as a `value` event naming the device.
+            return await self.attach(int(words[1]), words[2], int(words[3]))
+        if name == "detach":
+            index = int(words[1])
+            reason = int(words[2], 0) if len(words) > 2 else 0x13
+            connection = self.attached.pop(index)
+            await connection.disconnect(reason)
+            return {"device": index}
         if name in ("bench-read", "bench-write"):
             return await self.bench(name, [int(w, 0) for w in words[1:]])
         raise RuntimeError(f"unknown command {name}")
+
+    async def attach(self, index: int, target: str, mtu: int) -> dict:
+        device = self.devices[index]
+        try:
+            address = hci.Address(target, hci.Address.RANDOM_DEVICE_ADDRESS)
+        except Exception:
+            address = target
+        start = time.monotonic()
+        connection = await asyncio.wait_for(
+            device.connect(address, own_address_type=hci.OwnAddressType.RANDOM), 15)
+        connect_ms = (time.monotonic() - start) * 1000
+        self.attached[index] = connection
+        client = connection.gatt_client
+        if mtu != 23:
+            await asyncio.wait_for(client.request_mtu(mtu), 5)
+        services = await asyncio.wait_for(client.discover_services([UUID(SERVICE_UUID)]), 10)
+        if not services:
+            raise AssertionError("the interop service is missing")
+        characteristics = await asyncio.wait_for(
+            client.discover_characteristics([UUID(NOTIFY_UUID)], services[0]), 10)
+        if not characteristics:
+            raise AssertionError("the notify characteristic is missing")
+        characteristic = characteristics[0]
+        await asyncio.wait_for(client.discover_descriptors(characteristic), 10)
+
+        def on_value(value):
+            emit("value", device=index, length=len(value), value=bytes(value).hex())
+
+        await asyncio.wait_for(client.subscribe(characteristic, on_value), 10)
+        return {"device": index, "handle": connection.handle, "mtu": client.mtu,
+                "connect_ms": round(connect_ms, 1)}
 
     async def bench(self, name: str, numbers: list[int]) -> dict:
         """Bumble's own figures for the same work our host is measured on: device 1 is a

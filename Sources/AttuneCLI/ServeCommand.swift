@@ -7,7 +7,8 @@ enum ServeCommand: CLICommand {
     static let name = "serve"
     static let summary = "serve a GATT database from JSON and print requests as they arrive"
     static let usage = """
-        usage: attune serve DB.json [--name NAME] [--seconds N] [--notify MS] [--transport T] [--snoop FILE] [--json]
+        usage: attune serve DB.json [--name NAME] [--seconds N] [--notify MS] [--max-centrals N] [--transport T]
+                                    [--snoop FILE] [--json]
 
         Publishes the services of DB.json (the "services" form of Docs/database-json.md;
         GAP and GATT are added), advertises them with NAME, and prints connections,
@@ -20,6 +21,10 @@ enum ServeCommand: CLICommand {
                          --transport memory, once the built-in test central is done)
           --notify MS    every MS milliseconds, count up the last byte of each value that
                          notifies or indicates and send it to the centrals subscribed
+          --max-centrals N
+                         hold at most N centrals at once (default: as many as the
+                         controller accepts); connectable advertising resumes after each
+                         connection while there is room, and after each disconnection
           --transport T  hci0 (default: the first kernel adapter), tcp:HOST:PORT, unix:PATH,
                          serial:PATH, user:hci0, or memory (an in-process radio where a
                          built-in central connects, reads and writes every characteristic,
@@ -31,7 +36,7 @@ enum ServeCommand: CLICommand {
                          "subscription"|"written"|"disconnected", "ts", "central", ...}
         """
     static let flags: Set<String> = ["json"]
-    static let options: Set<String> = ["name", "seconds", "notify", "transport", "snoop"]
+    static let options: Set<String> = ["name", "seconds", "notify", "max-centrals", "transport", "snoop"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
@@ -39,6 +44,8 @@ enum ServeCommand: CLICommand {
         }
         let seconds = try arguments.integer("seconds", default: 0, in: 0...86_400)
         let notifyInterval = try arguments.integer("notify", default: 0, in: 0...3_600_000)
+        let maximumCentrals = arguments.option("max-centrals") == nil
+            ? nil : try arguments.integer("max-centrals", default: 1, in: 1...64)
         let name = arguments.option("name") ?? "Attune"
         var definitions: [ServiceDefinition]
         do {
@@ -69,6 +76,7 @@ enum ServeCommand: CLICommand {
             manager = try PeripheralManager(transport: transport, name: name, snoop: snoop)
             if let cause = await ManagerReadiness.settled({ manager.status }).cause { throw CLIError.failure(cause.description) }
             published = try await manager.add(contentsOf: definitions)
+            await manager.setMaximumCentrals(maximumCentrals)
             try await manager.startAdvertising(localName: name, serviceUUIDs: definitions.filter(\.isPrimary).map(\.uuid))
         } catch let error as CLIError {
             throw error

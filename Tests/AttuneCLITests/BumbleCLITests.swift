@@ -136,17 +136,20 @@ final class BumbleLab: @unchecked Sendable {
 
     let output = Pipe()
     private var pending = Data()
+    /// Events read while waiting for another, in order.
+    private var seen: [[String: Any]] = []
 
     /// Starts a lab without blocking the concurrency pool.
-    static func start(role: String = "peripheral") async throws -> BumbleLab {
-        try await offPool { try BumbleLab(role: role) }
+    static func start(role: String = "peripheral", devices: Int = 1) async throws -> BumbleLab {
+        try await offPool { try BumbleLab(role: role, devices: devices) }
     }
 
     /// - Parameter role: `peripheral` (the interop database) or `central` (the judge).
-    init(role: String = "peripheral") throws {
+    init(role: String = "peripheral", devices: Int = 1) throws {
         try Self.setUp.get()
         process.executableURL = Self.interop.appendingPathComponent(".venv/bin/python")
-        process.arguments = [Self.interop.appendingPathComponent("lab.py").path, "--role", role, "--lifetime", "90"]
+        process.arguments = [Self.interop.appendingPathComponent("lab.py").path, "--role", role, "--lifetime", "90",
+                             "--devices", String(devices)]
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -169,7 +172,24 @@ final class BumbleLab: @unchecked Sendable {
         input.fileHandleForWriting.write(Data((text + "\n").utf8))
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline, let line = Self.nextLine(output, &pending, timeout: deadline.timeIntervalSinceNow) {
-            if let object = line.jsonObject, object["event"] as? String == event { return object }
+            guard let object = line.jsonObject else { continue }
+            if object["event"] as? String == event { return object }
+            seen.append(object)
+        }
+        return nil
+    }
+
+    /// The first event named `event` that `matches`, from those already read past
+    /// (kept by ``command(_:until:timeout:)``) or from the ones still to come.
+    func waitFor(_ event: String, timeout: Double, where matches: ([String: Any]) -> Bool) -> [String: Any]? {
+        if let index = seen.firstIndex(where: { $0["event"] as? String == event && matches($0) }) {
+            return seen.remove(at: index)
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, let line = Self.nextLine(output, &pending, timeout: deadline.timeIntervalSinceNow) {
+            guard let object = line.jsonObject else { continue }
+            if object["event"] as? String == event, matches(object) { return object }
+            seen.append(object)
         }
         return nil
     }
