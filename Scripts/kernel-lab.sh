@@ -14,6 +14,7 @@
 #   KERNEL_LAB_BTMON     save a btmon capture (btsnoop) of the run to this path
 #   KERNEL_LAB_VERBOSE   1: show the guest console and setup steps
 #   KERNEL_LAB_KEEP      1: keep the run folder under .lab/runs/
+#   KERNEL_LAB_CONTROLLERS how many btvirt controllers (hci0…) to start and power (default 2)
 #   KERNEL_LAB_BLUETOOTHD 1: also run D-Bus and bluetoothd in the guest, to see
 #                        how our raw sockets share the adapters with it
 #   ATTUNE_*             passed through into the guest's environment
@@ -113,13 +114,15 @@ start_controllers() {
             sleep 0.1
         done
     fi
-    btvirt -L -l2 >>"$run/btvirt.log" 2>&1 &
+    local count="${LAB_CONTROLLERS:-2}" last
+    last=$((count - 1))
+    btvirt -L -l"$count" >>"$run/btvirt.log" 2>&1 &
     BTVIRT_PID=$!
     for tries in $(seq 1 100); do
-        [ -e /sys/class/bluetooth/hci0 ] && [ -e /sys/class/bluetooth/hci1 ] && break
+        [ -e /sys/class/bluetooth/hci$last ] && break
         sleep 0.1
     done
-    for i in 0 1; do
+    for i in $(seq 0 "$last"); do
         [ -e /sys/class/bluetooth/hci$i ] || return 1
         tries=0
         # sysfs shows the controller before mgmt has finished setting it up
@@ -131,7 +134,7 @@ start_controllers() {
             sleep 0.2
         done
     done
-    for i in 0 1; do
+    for i in $(seq 0 "$last"); do
         hciconfig hci$i | grep -q 'UP RUNNING' || return 1
     done
 }
@@ -291,7 +294,8 @@ run_in_guest() {
     : > "$RUN/stdout"; : > "$RUN/stderr"
     {
         printf 'LAB_KVER=%q\nLAB_KROOT=%q\nLAB_PROJECT=%q\n' "$KVER" "$KROOT" "$ROOT"
-        printf 'LAB_COMMAND_TIMEOUT=%q\nLAB_BTMON=%q\nLAB_BLUETOOTHD=%q\n' "$timeout" "${KERNEL_LAB_BTMON:-}" "${KERNEL_LAB_BLUETOOTHD:-0}"
+        printf 'LAB_COMMAND_TIMEOUT=%q\nLAB_BTMON=%q\nLAB_BLUETOOTHD=%q\nLAB_CONTROLLERS=%q\n' "$timeout" \
+            "${KERNEL_LAB_BTMON:-}" "${KERNEL_LAB_BLUETOOTHD:-0}" "${KERNEL_LAB_CONTROLLERS:-2}"
         local v
         for v in $(compgen -e | grep '^ATTUNE_' || true); do printf 'export %s=%q\n' "$v" "${!v}"; done
     } > "$RUN/guest.env"

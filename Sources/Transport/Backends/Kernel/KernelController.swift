@@ -168,11 +168,14 @@ final class KernelController: ControllerBackend {
 
     func connect(to address: BluetoothAddress, type: BluetoothAddressType) async throws(AttuneError) -> any ATTLink {
         _ = try index()
+        // Bound to this adapter's address: unbound, the kernel routes the connection
+        // through whichever LE adapter it picks, not the one the user named.
+        let local = self.address
         do {
             // The lifecycle owns the timeout; the socket's own is a backstop.
             let socket = try await L2CAPATTSocket.connect(to: address,
                                                           type: type == .random ? LEAddressType.random : .public,
-                                                          timeout: .seconds(3600))
+                                                          from: local, timeout: .seconds(3600))
             return link(socket, peer: address, type: type, isCentral: true)
         } catch is CancellationError {
             throw .cancelled
@@ -193,7 +196,9 @@ final class KernelController: ControllerBackend {
         let advertiser: KernelLEAdvertiser, listener: L2CAPATTListener
         do {
             advertiser = try KernelLEAdvertiser(adapterIndex: index)
-            listener = try L2CAPATTListener()
+            // Only centrals that reach this adapter: unbound, the listener would
+            // accept links on every adapter of the machine.
+            listener = try L2CAPATTListener(address: address)
         } catch {
             throw .unavailable(Self.cause(error, adapter))
         }
