@@ -67,6 +67,22 @@ struct ATTFailureCauseTests {
         }
     }
 
+    /// Garbage in the right place: an Error Response too short to decode fails the read
+    /// as a protocol violation that names the PDU, and the link stays up.
+    @Test func malformedResponseNamesThePDU() async throws {
+        let radio = MemoryRadio()
+        try RawATTPeer.start(on: radio) { pdu, _ in RawATTPeer.mtu(pdu) ?? (pdu.first == 0x0A ? [[0x01, 0x0A]] : []) }
+        let (_, peripheral) = try await RawATTPeer.connect(radio)
+        let error = await failure { () async throws(AttuneError) in try await peripheral.readValue(for: RawATTPeer.readable) }
+        guard case .protocolError(let what)? = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
+        #expect(what.hasPrefix("malformed PDU: "), "\(what)")
+        #expect(what.contains("Error Response"), "names the PDU: \(what)")
+        #expect(await peripheral.state == .connected)
+    }
+
     /// A response nobody asked for closes the bearer; the disconnection names it.
     @Test func unsolicitedResponseIsReportedWithTheDisconnection() async throws {
         let radio = MemoryRadio()

@@ -82,7 +82,10 @@ extension Peripheral {
             let cause = bearerFailure?.error ?? error
             for w in waiting { w.resume(throwing: cause) }
         case let .subscriptionEnded(subscription, error):
-            finishListeners(subscription.valueHandle, error: error)
+            // A subscription the link took down ends with what took the link down.
+            var cause = error
+            if case .peripheralDisconnected = error, let failure = bearerFailure?.error { cause = failure }
+            finishListeners(subscription.valueHandle, error: cause)
         default:
             break
         }
