@@ -56,4 +56,19 @@ struct HCIStatusNameTests {
         #expect(HostError.disconnected(handle: 0x40, reason: HCIStatus(0x08)).description
                 == "connection 0x40 disconnected: Connection Timeout (HCI 0x08)")
     }
+
+    @Test("LE Create Connection refused with Command Disallowed says an attempt is pending")
+    func refusedConnectNamesTheCause() {
+        var controller = FakeController()
+        controller.initialize()
+        controller.perform(.connect(peer: BluetoothAddress(rawValue: 1), peerAddressType: 1,
+                                    parameters: ConnectionParameters(), timeout: .seconds(5)), id: 1)
+        controller.receive(FakeController.commandStatus(0x200D, status: 0x0C))
+        guard case .failure(let error)? = controller.completions[HostRequestID(1)] else {
+            Issue.record("connect did not fail: \(controller.completions)")
+            return
+        }
+        #expect(error.description.contains("Command Disallowed (HCI 0x0c)"), "\(error)")
+        #expect(error.description.contains("a connection attempt is already pending on this controller"), "\(error)")
+    }
 }

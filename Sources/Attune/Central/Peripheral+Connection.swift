@@ -196,6 +196,8 @@ extension Peripheral {
             // When the engine closed the bearer, our own close is what the link reports
             // (0x16, a socket closed): the bearer's reason is the one worth keeping.
             run(lifecycle.linkDown(bearerFailure?.reason ?? reason, at: now))
+            // Told to everything the loss failed; a later attempt fails for its own reasons.
+            bearerFailure = nil
         }
     }
 
