@@ -27,7 +27,8 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
     case unavailable(ManagerStateCause)
     /// A value is longer than the procedure can carry.
     case invalidValueLength(Int, maximum: Int)
-    /// The peer broke the protocol (malformed or unexpected PDUs); the text says how.
+    /// The peer broke the protocol (malformed or unexpected PDUs); the text names the
+    /// PDU, with its bytes, and what was expected instead.
     case protocolError(String)
     /// The link's security cannot be raised on this transport; the text names what is
     /// missing.
@@ -50,7 +51,7 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .unavailable(let cause): cause.description
         case let .invalidValueLength(length, maximum): "value of \(length) bytes exceeds the maximum of \(maximum)"
-        case .protocolError(let what): "protocol violation by the peripheral: \(what)"
+        case .protocolError(let what): "protocol violation: \(what)"
         case .securityUnavailable(let what): "link security cannot be raised: \(what)"
         case .securityFailed(let what): "raising link security failed: \(what)"
         }
@@ -60,10 +61,9 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
 extension AttuneError {
     private static func hint(_ text: String?) -> String { text.map { "; \($0)" } ?? "" }
 
-    /// How to get the security an ATT error asks for, when no transport has said more:
-    /// only the two codes the client retries after raising security reach here once a
-    /// transport has tried and failed (``securityUnavailable(_:)``, ``securityFailed(_:)``
-    /// say then what failed).
+    /// How to get the security a bare ATT security error asks for. Where a transport
+    /// tried to raise security and could not, the error is ``securityUnavailable(_:)``
+    /// or ``securityFailed(_:)`` instead, and says what failed.
     private static func securityFix(_ code: ATTErrorCode) -> String {
         switch code {
         case .insufficientAuthorization:
