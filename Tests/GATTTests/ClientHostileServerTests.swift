@@ -175,4 +175,15 @@ struct ClientHostileServerTests {
         #expect(h.results[id]?.failure == .protocolViolation(expected), "later commands say why the bearer is closed")
         #expect(h.sent.isEmpty)
     }
+
+    @Test func unsolicitedConfirmationClosesTheBearerWithItsCause() {
+        var h = ClientHarness()
+        let id = h.perform(.readValue(1))
+        h.receive(hex: "1e")                        // a confirmation; we sent no indication
+        let expected = ProtocolViolation(.unsolicitedConfirmation, opcode: .handleValueConfirmation, pdu: [0x1E])
+        #expect(h.results[id]?.failure == .protocolViolation(expected))
+        #expect(h.closed == .protocolViolation(expected))
+        #expect(expected.description.contains("a confirmation with no indication outstanding"))
+    }
 }
+
