@@ -79,7 +79,7 @@ enum DecodeCommand: CLICommand {
             case let .disconnected(controller, handle, reason, _):
                 guard !summary, !json else { return }
                 Output.data(prefix(record.timestamp - (start ?? record.timestamp), "", controller, handle)
-                            + "disconnected, reason \(reason)")
+                            + "disconnected, reason \(reason) \(reason.name)")
             case let .dropped(index, controller, handle, direction, reason):
                 drops += 1
                 Output.status("record \(index): hci\(controller) conn 0x\(hex4(handle)) \(direction): ACL dropped: \(reason)")

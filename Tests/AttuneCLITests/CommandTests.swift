@@ -86,6 +86,7 @@ struct CommandTests {
         #expect(names.contains("subscription"))
         // The control point needs encryption, which the in-memory link does not have.
         #expect(run.stderr.contains("Insufficient Encryption"))
+        #expect(run.stderr.contains("the attribute requires an encrypted link"), "names what the attribute needs")
         let flat = try await AttuneProcess.run(["serve", "Fixtures/conformance/gatt-dbs.json"] + Self.memory)
         #expect(flat.status == 1)
         #expect(flat.stderr.contains("\"services\" form"))

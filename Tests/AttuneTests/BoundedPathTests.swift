@@ -127,6 +127,7 @@ struct BoundedPathTests {
         } catch .securityUnavailable(let why) {
             #expect(why.contains("Insufficient Encryption"), "names the peer's answer: \(why)")
             #expect(why.contains("no Security Manager"), "names the missing piece: \(why)")
+            #expect(why.contains("the attribute requires an encrypted link"), "names what the attribute needs: \(why)")
         } catch {
             Issue.record("unexpected error \(error)")
         }

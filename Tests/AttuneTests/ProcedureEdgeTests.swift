@@ -143,7 +143,14 @@ struct ManagerStateCauseTests {
         #expect(AttuneError.unavailable(.permissionDenied).description
                 == "permission denied: run as root or grant CAP_NET_ADMIN,CAP_NET_RAW")
         #expect(AttuneError.peripheralDisconnected(.hci(HCIStatus(0x08))).description
-                == "peripheral disconnected: connection timeout (HCI 0x08)")
+                == "peripheral disconnected: Connection Timeout (HCI 0x08); the peripheral stopped answering within the "
+                + "supervision timeout; it may be out of range, powered off or reset")
+        #expect(AttuneError.connectionFailed(.hci(HCIStatus(0x0C))).description
+                == "connection failed: Command Disallowed (HCI 0x0c); a connection attempt is already pending on this "
+                + "controller; wait for it to finish or cancel it (another process, such as bluetoothd, may be connecting)")
+        #expect(AttuneError.connectionFailed(.hci(HCIStatus(0x3E))).description
+                == "connection failed: Connection Failed to be Established (HCI 0x3e); the peripheral did not answer; "
+                + "it may be out of range or no longer advertising")
         #expect(AttuneError.att(.insufficientAuthentication).description.hasPrefix("ATT error: "))
         #expect(DisconnectReason.connectionTimeout.description == "connection attempt timed out")
     }

@@ -92,9 +92,13 @@ struct ClientHostileServerTests {
         let b = h.perform(.readValue(4))
         #expect(h.nextSent() == "0a0300")
         h.receive(hex: "13")                        // a Write Response to a Read Request
-        #expect(h.results[a]?.failure == .bearerClosed)
-        #expect(h.results[b]?.failure == .bearerClosed)
-        #expect(h.closed != nil)
+        // Every pending command fails with the violation that closed the bearer, naming
+        // the PDU and what it should have been, not with a bare "closed".
+        let expected = ProtocolViolation(.unexpectedResponse(expected: .readResponse), opcode: .writeResponse, pdu: [0x13])
+        #expect(h.results[a]?.failure == .protocolViolation(expected))
+        #expect(h.results[b]?.failure == .protocolViolation(expected))
+        #expect(h.closed == .protocolViolation(expected))
+        #expect(expected.description.contains("Write Response") && expected.description.contains("Read Response"))
         #expect(h.sent.isEmpty)
     }
 
@@ -165,9 +169,21 @@ struct ClientHostileServerTests {
     @Test func unsolicitedResponseClosesBearer() {
         var h = ClientHarness()
         h.receive(hex: "0b0102")
-        #expect(h.closed == .bearerClosed)
+        let expected = ProtocolViolation(.unsolicitedResponse, opcode: .readResponse, pdu: [0x0B, 0x01, 0x02])
+        #expect(h.closed == .protocolViolation(expected))
         let id = h.perform(.readValue(1))
-        #expect(h.results[id]?.failure == .bearerClosed)
+        #expect(h.results[id]?.failure == .protocolViolation(expected), "later commands say why the bearer is closed")
         #expect(h.sent.isEmpty)
     }
+
+    @Test func unsolicitedConfirmationClosesTheBearerWithItsCause() {
+        var h = ClientHarness()
+        let id = h.perform(.readValue(1))
+        h.receive(hex: "1e")                        // a confirmation; we sent no indication
+        let expected = ProtocolViolation(.unsolicitedConfirmation, opcode: .handleValueConfirmation, pdu: [0x1E])
+        #expect(h.results[id]?.failure == .protocolViolation(expected))
+        #expect(h.closed == .protocolViolation(expected))
+        #expect(expected.description.contains("a confirmation with no indication outstanding"))
+    }
 }
+

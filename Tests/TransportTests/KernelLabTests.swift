@@ -69,7 +69,7 @@ struct KernelLabTests {
         for check in ["connect and discover", "read fails", "peer saw the Read Request and closed", "state", "process survives"] {
             #expect(run.output.contains("PASS peer close: \(check)"), "no PASS for peer close: \(check)")
         }
-        #expect(run.output.contains("peripheralDisconnected(remote user terminated connection (HCI 0x13))"))
+        #expect(run.output.contains("peripheralDisconnected(Remote User Terminated Connection (HCI 0x13))"))
         for check in ["exchange MTU", "discover database", "read", "long write", "long read", "write",
                       "write without response", "read after writes", "subscribe notify", "notification",
                       "subscribe indicate", "indication", "read after indication", "read round trips"] {

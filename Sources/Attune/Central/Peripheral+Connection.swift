@@ -60,7 +60,7 @@ extension Peripheral {
             case .saveSubscriptions(let list):
                 try? store.update(address: address, type: addressType) { $0.subscriptions = list }
             case .failPendingOperations(let reason):
-                failWaiters(.peripheralDisconnected(reason))
+                failWaiters(bearerFailure?.error ?? .peripheralDisconnected(reason))
             case .deliver(let event):
                 deliver(event)
             case .schedule(let time):
@@ -78,9 +78,14 @@ extension Peripheral {
         case .connectFailed(let error):
             let waiting = connectWaiters
             connectWaiters = []
-            for w in waiting { w.resume(throwing: error) }
+            // A bearer the engine closed says why; the disconnection it led to does not.
+            let cause = bearerFailure?.error ?? error
+            for w in waiting { w.resume(throwing: cause) }
         case let .subscriptionEnded(subscription, error):
-            finishListeners(subscription.valueHandle, error: error)
+            // A subscription the link took down ends with what took the link down.
+            var cause = error
+            if case .peripheralDisconnected = error, let failure = bearerFailure?.error { cause = failure }
+            finishListeners(subscription.valueHandle, error: cause)
         default:
             break
         }
@@ -126,10 +131,11 @@ extension Peripheral {
         self.link = link
         let configuration = GATTClientConfiguration(
             rxMTU: UInt16(clamping: lifecycle.configuration.preferredMTU), canRaiseSecurity: true,
-            discoveryTimeout: lifecycle.configuration.discoveryTimeout, exchangesMTUOnStart: false, discoversOnStart: false)
+            transactionTimeout: transactionTimeout, discoveryTimeout: lifecycle.configuration.discoveryTimeout, exchangesMTUOnStart: false, discoversOnStart: false)
         seededDatabase = lifecycle.cache?.databaseHash == nil ? nil : lifecycle.cache?.discoveredDatabase
         connection = GATTClientConnection(configuration: configuration, database: seededDatabase ?? DiscoveredDatabase())
         securityFailure = nil
+        bearerFailure = nil
         heldForSecurity = nil
         readerTask = Task { await self.pump(link, attempt) }
         try? store.update(address: address, type: addressType) { record in
@@ -187,7 +193,11 @@ extension Peripheral {
             self.link = nil
             connection = nil
             readerTask = nil
-            run(lifecycle.linkDown(reason, at: now))
+            // When the engine closed the bearer, our own close is what the link reports
+            // (0x16, a socket closed): the bearer's reason is the one worth keeping.
+            run(lifecycle.linkDown(bearerFailure?.reason ?? reason, at: now))
+            // Told to everything the loss failed; a later attempt fails for its own reasons.
+            bearerFailure = nil
         }
     }
 
@@ -251,7 +261,16 @@ extension Peripheral {
                 break
             case .scheduleDeadline(let deadline):
                 if let deadline { schedule(deadline) }
-            case .close, .deliver(.startupFailed):
+            case .close(let error):
+                // The bearer is dead (Vol 3 Part F §3.3.3 for a timeout): keep why, so
+                // pending operations and a waiting connect fail with the cause, then close.
+                if bearerFailure == nil {
+                    let closeReason = connection?.bearer.closeReason
+                    bearerFailure = (AttuneError(error, closedBy: closeReason),
+                                     closeReason.map { .attBearerClosed($0) } ?? .attBearerClosed(.local(error.description)))
+                }
+                link?.close()
+            case .deliver(.startupFailed):
                 // A bootstrap that cannot finish leaves no usable database; closing lets
                 // the lifecycle report the disconnect with its reason.
                 link?.close()
@@ -291,14 +310,11 @@ extension Peripheral {
             switch result {
             case .success(let response): c.resume(returning: response)
             case .failure(let error):
-                var reported = AttuneError(error)
-                // The peer still wants more security and we could not give it: say why.
-                if case .att(let code) = reported, code.isSecurityError, let why = securityFailure {
-                    reported = why.adding("the peripheral answered ATT error \(code)")
-                }
-                c.resume(throwing: reported)
+                c.resume(throwing: reported(error))
             }
         case .mtu:
+            // A dead bearer ends the connection: the link's close reports it.
+            if connection?.client.isClosed ?? true { return }
             if case .success(.mtu(let mtu)) = result {
                 run(lifecycle.mtuExchanged(mtu, at: now))
             } else {
@@ -310,14 +326,40 @@ extension Peripheral {
                 run(lifecycle.discoveryCompleted(GATTCache(database).services, databaseHash: database.databaseHash,
                                                  cacheHit: seededDatabase != nil && database == seededDatabase, at: now))
                 moveListeners(from: before, to: lifecycle.subscriptions)
+            } else if connection?.client.isClosed ?? true {
+                // Not a discovery that failed but a bearer that died (timeout, protocol
+                // violation): going on without a cache would report the connection ready
+                // on a closed bearer, and the cause would be lost. The link's close fails
+                // the connect with it instead.
+                return
             } else {
                 run(lifecycle.discoveryFailed(at: now))
             }
         case .resubscribe(let subscription):
+            if connection?.client.isClosed ?? true { return }
             var error: AttuneError?
             if case .failure(let e) = result { error = AttuneError(e) }
             run(lifecycle.resubscribeCompleted(subscription, error: error, at: now))
         }
+    }
+
+    /// The public error for a failed application command. A security error the
+    /// transport could not cure says what the attribute needs and what failed.
+    private func reported(_ error: GATTClientError) -> AttuneError {
+        let reported = AttuneError(error, closedBy: connection?.bearer.closeReason)
+        guard case .att(let code) = reported, code.isSecurityError else { return reported }
+        let answered = "the peripheral answered ATT error \(code) (\(code.securityRequirement ?? code.explanation))"
+        if let why = securityFailure {
+            // The peer still wants more security and we could not give it: say why.
+            return why.adding(answered)
+        }
+        if connection?.client.linkEncrypted == true {
+            // Raised, yet refused: the bond is not strong enough for this attribute.
+            return .securityFailed("\(answered) on a link the transport encrypted; the attribute may need a bond "
+                + "with MITM protection: remove the bond and pair again with an agent that can confirm a passkey "
+                + "(bluetoothctl remove \(address), then pair \(address) with agent KeyboardDisplay)")
+        }
+        return reported
     }
 
     private func failWaiters(_ error: AttuneError) {

@@ -59,6 +59,17 @@ public actor Peripheral {
     var batchReceivedAt = ContinuousClock.now
     /// Why the last security raise failed, reported with the request it was for.
     var securityFailure: AttuneError?
+    /// Why the client engine closed this link's ATT bearer (a transaction timeout, a
+    /// protocol violation), with the bearer's own reason: what pending operations and a
+    /// waiting connect fail with, instead of the bare disconnection our close causes.
+    var bearerFailure: (error: AttuneError, reason: DisconnectReason)?
+    /// The ATT transaction timeout of the next link: 30 s per the spec (Vol 3 Part F
+    /// §3.3.3); tests shorten it.
+    var transactionTimeout: Duration = .seconds(30)
+
+    /// Sets the ATT transaction timeout of the links that follow (tests only: the spec
+    /// fixes it at 30 s).
+    func setTransactionTimeout(_ timeout: Duration) { transactionTimeout = timeout }
     /// The cached database the engine was created with, when it has a hash to validate.
     var seededDatabase: DiscoveredDatabase?
     /// Storage the client engine's actions for each received PDU are appended to.

@@ -17,8 +17,8 @@ extension GATTClient {
             guard let current = active else { return }
             active = nil
             if !current.cancelled { finish(current.pending, .failure(.malformedPDU(error)), bearer: &bearer, into: &actions) }
-        case let .closed(reason, _, _):
-            closeAll(reason.isTimeout ? .transactionTimeout : .bearerClosed, reason: reason, into: &actions)
+        case let .closed(reason, failedRequest, _):
+            closeAll(Self.closeError(reason, failedRequest: failedRequest, bytes: bytes), reason: reason, into: &actions)
             return
         case .request, .command, .confirmation, .handled, .dropped:
             // Requests, commands and confirmations belong to the GATT server engine.
@@ -94,10 +94,35 @@ extension GATTClient {
         return true
     }
 
+    /// What the pending commands fail with when the bearer closed for `reason`: the
+    /// cause itself, so that a timeout or the PDU that broke the protocol reaches the
+    /// application instead of a bare "closed". `bytes` are the PDU that closed it, if a
+    /// PDU did.
+    static func closeError(_ reason: ATTBearerCloseReason, failedRequest: ATTOpcode?,
+                           bytes: ArraySlice<UInt8>) -> GATTClientError {
+        switch reason {
+        case .requestTimeout, .indicationTimeout:
+            return .transactionTimeout
+        case .unexpectedResponse(let opcode):
+            // The bearer closes on a response of the wrong opcode too, not only on one
+            // with no request outstanding; the request it was waiting for tells them apart.
+            let why: ProtocolViolation.Reason = failedRequest?.responseOpcode.map { .unexpectedResponse(expected: $0) }
+                ?? .unsolicitedResponse
+            return .protocolViolation(ProtocolViolation(why, opcode: opcode, pdu: Array(bytes)))
+        case .requestWhileRequestPending(let opcode):
+            return .protocolViolation(ProtocolViolation(.requestWhileRequestPending, opcode: opcode, pdu: Array(bytes)))
+        case .unexpectedConfirmation:
+            return .protocolViolation(ProtocolViolation(.unsolicitedConfirmation, opcode: .handleValueConfirmation,
+                                                        pdu: Array(bytes)))
+        case .local:
+            return .bearerClosed
+        }
+    }
+
     /// The bearer timed out or the link went away: everything pending fails.
     mutating func closeAll(_ error: GATTClientError, reason: ATTBearerCloseReason, into actions: inout [GATTClientAction]) {
         guard !isClosed else { return }
-        isClosed = true
+        closeError = error
         if let current = active, !current.cancelled { finishBookkeeping(current.pending, .failure(error), into: &actions) }
         active = nil
         for p in queue[queueHead...] { finishBookkeeping(p, .failure(error), into: &actions) }

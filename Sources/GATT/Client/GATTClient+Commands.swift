@@ -7,8 +7,8 @@ extension GATTClient {
     public mutating func perform(_ command: GATTClientCommand, bearer: inout ATTBearer, at now: MonotonicTime,
                                  into actions: inout [GATTClientAction]) -> GATTRequestID {
         let id = makeID()
-        if isClosed {
-            actions.append(.complete(id, .failure(.bearerClosed)))
+        if let closeError {
+            actions.append(.complete(id, .failure(closeError)))
             return id
         }
         switch command {

@@ -22,7 +22,11 @@ public struct GATTClient: Sendable {
     /// True once start-up discovery finished (or the cache was confirmed).
     public internal(set) var isReady = false
     /// True once the bearer closed; every command fails at once afterwards.
-    public internal(set) var isClosed = false
+    public var isClosed: Bool { closeError != nil }
+    /// Why the bearer closed, once it has: the error every pending and later command
+    /// fails with (a transaction timeout, the protocol violation that closed it, or
+    /// ``GATTClientError/bearerClosed`` when the link went away).
+    public internal(set) var closeError: GATTClientError?
 
     struct Pending: Sendable {
         var id: GATTRequestID

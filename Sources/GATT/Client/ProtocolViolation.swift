@@ -18,6 +18,11 @@ public struct ProtocolViolation: Hashable, Sendable, CustomStringConvertible {
         case unexpectedResponse(expected: ATTOpcode)
         /// A response that arrived with no request outstanding.
         case unsolicitedResponse
+        /// A request of the peer while its previous request was still unanswered
+        /// (Vol 3 Part F §3.3.2).
+        case requestWhileRequestPending
+        /// A Handle Value Confirmation with no indication of ours outstanding.
+        case unsolicitedConfirmation
         /// A PDU longer than the ATT_MTU in force.
         case exceedsATTMTU(length: Int, mtu: Int)
         /// A value that would exceed the 512-byte maximum of an attribute value.
@@ -51,8 +56,10 @@ public struct ProtocolViolation: Hashable, Sendable, CustomStringConvertible {
         case let .handleOutOfRange(h, range): what = "handle \(h) is outside the requested range \(range)"
         case let .overlappingRange(r, previous): what = "range \(r) overlaps \(previous)"
         case let .invalidEntryLength(n): what = "entry length \(n) is not valid here"
-        case let .unexpectedResponse(expected): what = "expected \(expected.name)"
-        case .unsolicitedResponse: what = "response with no request outstanding"
+        case let .unexpectedResponse(expected): what = "a response that does not answer the outstanding request (expected \(expected.name))"
+        case .unsolicitedResponse: what = "a response with no request outstanding"
+        case .requestWhileRequestPending: what = "a request while the previous one was still unanswered"
+        case .unsolicitedConfirmation: what = "a confirmation with no indication outstanding"
         case let .exceedsATTMTU(length, mtu): what = "PDU of \(length) bytes exceeds ATT_MTU \(mtu)"
         case let .valueTooLong(n): what = "value of \(n) bytes exceeds the 512-byte maximum"
         case let .preparedWriteMismatch(h, offset): what = "echoed prepared write for \(h) offset \(offset) differs from the request"

@@ -32,14 +32,17 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .commandTimeout(let opcode): "HCI command \(opcode) got no Command Complete or Command Status in time"
-        case .commandFailed(let opcode, let status): "HCI command \(opcode) failed with status \(status)"
+        case .commandFailed(let opcode, let status):
+            "HCI command \(opcode) failed: \(status.namedDescription)" + (status.hint(.command(opcode)).map { "; \($0)" } ?? "")
         case .malformedReturnParameters(let opcode, let error): "HCI command \(opcode): \(error)"
         case .transportClosed(let why): "transport closed: \(why)"
         case .hardwareError(let code): "controller hardware error 0x\(String(code, radix: 16))"
         case .connectionTimedOut: "connection attempt timed out"
         case .connectionCancelled: "connection attempt cancelled"
-        case .connectionFailed(let status): "connection failed with status \(status)"
-        case .disconnected(let handle, let reason): "connection 0x\(String(handle, radix: 16)) disconnected, reason \(reason)"
+        case .connectionFailed(let status):
+            "connection failed: \(status.namedDescription)" + (status.hint(.connectionAttempt).map { "; \($0)" } ?? "")
+        case .disconnected(let handle, let reason):
+            "connection 0x\(String(handle, radix: 16)) disconnected: \(reason.namedDescription)"
         case .notReady: "the HCI host is not ready"
         case .unknownConnection(let handle): "no connection with handle 0x\(String(handle, radix: 16))"
         case .busy(let what): "busy: \(what)"

@@ -11,5 +11,7 @@ public struct HCICommandError: Error, Hashable, Sendable, CustomStringConvertibl
         self.status = status
     }
 
-    public var description: String { "HCI command \(opcode) failed with status \(status)" }
+    public var description: String {
+        "HCI command \(opcode) failed: \(status.namedDescription)" + (status.hint(.command(opcode)).map { "; \($0)" } ?? "")
+    }
 }

@@ -132,7 +132,11 @@ final class KernelATTLink: ATTLink {
         do {
             try await socket.raiseSecurity(to: .medium)
         } catch {
-            throw .securityFailed("the kernel could not encrypt the link: \(error)")
+            // The kernel encrypts with a stored key, or pairs through the agent: either
+            // there is no bond and pairing failed, or the stored bond no longer matches.
+            throw .securityFailed("the kernel could not encrypt the link (BT_SECURITY medium: pair, or encrypt "
+                + "with the bond): \(error); pair the device first (bluetoothctl pair \(peerAddress)), or remove "
+                + "a stale bond (bluetoothctl remove \(peerAddress)) and pair again")
         }
     }
 

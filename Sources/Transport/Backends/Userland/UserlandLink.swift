@@ -36,7 +36,7 @@ final class UserlandLink: ATTLink {
     func raiseSecurity() async throws(AttuneError) {
         throw .securityUnavailable(
             "Attune's userland host has no Security Manager (SMP) yet, so it cannot pair or encrypt; "
-                + "use the kernel transport (hciN), where the kernel pairs")
+                + "use the kernel transport (--transport hciN) with a paired device (bluetoothctl pair \(peerAddress))")
     }
 
     func close() { channel.close() }

@@ -15,6 +15,10 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
     case attributeNotFound(String)
     /// The peripheral answered with an ATT Error Response.
     case att(ATTErrorCode)
+    /// The peripheral did not answer `request` within the ATT transaction timeout
+    /// (30 s, Vol 3 Part F §3.3.3). The spec then forbids any further ATT PDU on the
+    /// bearer, so the link was closed with it; nil when the request is not known.
+    case attTimeout(request: ATTOpcode?)
     /// The peripheral is not connected.
     case notConnected
     /// The operation was cancelled (cancelConnection, task cancellation, manager closed).
@@ -23,7 +27,8 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
     case unavailable(ManagerStateCause)
     /// A value is longer than the procedure can carry.
     case invalidValueLength(Int, maximum: Int)
-    /// The peer broke the protocol (malformed or unexpected PDUs); the text says how.
+    /// The peer broke the protocol (malformed or unexpected PDUs); the text names the
+    /// PDU, with its bytes, and what was expected instead.
     case protocolError(String)
     /// The link's security cannot be raised on this transport; the text names what is
     /// missing.
@@ -34,16 +39,19 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .connectionTimeout: "connection timed out"
-        case .peripheralDisconnected(let reason): "peripheral disconnected: \(reason)"
-        case .connectionFailed(let reason): "connection failed: \(reason)"
+        case .peripheralDisconnected(let reason): "peripheral disconnected: \(reason)" + Self.hint(reason.hint(.disconnection))
+        case .connectionFailed(let reason): "connection failed: \(reason)" + Self.hint(reason.hint(.connectionAttempt))
         case .operationNotSupported(let what): "operation not supported: \(what)"
         case .attributeNotFound(let what): "attribute not found: \(what)"
-        case .att(let code): "ATT error: \(code)"
+        case .att(let code): "ATT error: \(code)" + Self.hint(code.securityRequirement.map { "\($0); \(Self.securityFix(code))" })
+        case .attTimeout(let request):
+            "ATT transaction timeout: the peripheral did not answer \(request?.name ?? "a request") within 30 s "
+                + "(Vol 3 Part F §3.3.3), so the ATT bearer was closed and the link with it"
         case .notConnected: "peripheral not connected"
         case .cancelled: "cancelled"
         case .unavailable(let cause): cause.description
         case let .invalidValueLength(length, maximum): "value of \(length) bytes exceeds the maximum of \(maximum)"
-        case .protocolError(let what): "protocol error: \(what)"
+        case .protocolError(let what): "protocol violation: \(what)"
         case .securityUnavailable(let what): "link security cannot be raised: \(what)"
         case .securityFailed(let what): "raising link security failed: \(what)"
         }
@@ -51,6 +59,23 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension AttuneError {
+    private static func hint(_ text: String?) -> String { text.map { "; \($0)" } ?? "" }
+
+    /// How to get the security a bare ATT security error asks for. Where a transport
+    /// tried to raise security and could not, the error is ``securityUnavailable(_:)``
+    /// or ``securityFailed(_:)`` instead, and says what failed.
+    private static func securityFix(_ code: ATTErrorCode) -> String {
+        switch code {
+        case .insufficientAuthorization:
+            "authorization is granted by the peripheral's application; pairing does not grant it"
+        case .encryptionKeySizeTooShort:
+            "the bond's key is too short: remove the bond and pair again (bluetoothctl remove ADDRESS, "
+                + "then bluetoothctl pair ADDRESS) with the kernel transport"
+        default:
+            "pair with the peripheral (bluetoothctl pair ADDRESS) and use the kernel transport, which encrypts with the bond"
+        }
+    }
+
     /// The same security error with what led to it in front, so one message says both.
     package func adding(_ context: String) -> AttuneError {
         switch self {
