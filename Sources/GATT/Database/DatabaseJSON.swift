@@ -32,7 +32,7 @@ public enum DatabaseJSON {
             var out: [String: AttributeDatabase] = [:]
             var problems = DatabaseProblemList()
             for (name, db) in dbs.sorted(by: { $0.key < $1.key }) {
-                out[name] = build(db, path: "$.databases.\(shown(name))", cccd: cccd, &problems)
+                out[name] = build(db, path: "$.databases.\(name.count > 40 ? name.prefix(40) + "…" : name)", cccd: cccd, &problems)
             }
             if let error = problems.error { throw error }
             return out
