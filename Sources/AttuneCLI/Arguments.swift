@@ -29,14 +29,21 @@ struct Arguments {
             if knownFlags.contains(name), inlineValue == nil {
                 flags.insert(name)
             } else if knownOptions.contains(name) {
+                let value: String
                 if let v = inlineValue {
-                    options[name] = v
+                    value = v
                 } else if i < argv.count {
-                    options[name] = argv[i]
+                    value = argv[i]
                     i += 1
                 } else {
                     throw .usage("option --\(name) needs a value")
                 }
+                // Given twice (before and after the command, say): which one was meant is
+                // a guess, so it is not made.
+                if let earlier = options[name], earlier != value {
+                    throw .usage("--\(name) given twice, as '\(earlier)' and '\(value)'")
+                }
+                options[name] = value
             } else {
                 throw .usage("unknown option --\(name)")
             }
@@ -55,5 +62,26 @@ extension Arguments {
             throw .usage("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return value
+    }
+
+    /// A duration option in seconds, decimals allowed ("0.5"), within `range`, or
+    /// `fallback` when absent. NaN, infinities and values past the range are usage errors
+    /// here, before anything converts them to a whole number of milliseconds.
+    func seconds(_ name: String, default fallback: Double, in range: ClosedRange<Double>) throws(CLIError) -> Duration {
+        let value: Double
+        if let text = option(name) {
+            guard let parsed = Double(text), parsed.isFinite, range.contains(parsed) else {
+                throw .usage("--\(name) takes a number of seconds from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), not '\(text)'")
+            }
+            value = parsed
+        } else {
+            value = fallback
+        }
+        // Whole milliseconds: within the range checked above this cannot overflow.
+        return .milliseconds(Int((value * 1000).rounded()))
+    }
+
+    private static func format(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
     }
 }

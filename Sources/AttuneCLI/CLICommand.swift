@@ -1,4 +1,4 @@
-/// One `attune` subcommand. Each lives in its own file and is listed in `main.swift`.
+/// One `attune` subcommand. Each lives in its own file and is listed in `Commands.all`.
 protocol CLICommand {
     /// The word after `attune`.
     static var name: String { get }
@@ -17,4 +17,11 @@ protocol CLICommand {
 extension CLICommand {
     static var flags: Set<String> { [] }
     static var options: Set<String> { [] }
+
+    /// The synopsis of ``usage`` (its first paragraph) and where the rest is: what a usage
+    /// error prints under its message, short enough to see the message above it.
+    static var usageLine: String {
+        let synopsis = usage.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+        return (synopsis + ["run 'attune \(name) --help' for the options"]).joined(separator: "\n")
+    }
 }

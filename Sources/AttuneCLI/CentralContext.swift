@@ -8,7 +8,11 @@ struct CentralContext {
     /// The `--snoop` capture of a non-memory transport (the demo session owns its own).
     var snoop: SnoopFile? = nil
 
+    /// Opens the central. Every command that connects names its ADDR first, so a first
+    /// positional is checked as an address here, before the transport is touched: a typo
+    /// is a usage error (exit 2) whatever state the radio is in.
     static func open(_ arguments: Arguments) async throws(CLIError) -> CentralContext {
+        if let text = arguments.positionals.first { _ = try address(text) }
         if let transport = try TransportOption.parse(arguments.option("transport")) {
             try TransportOption.requireKernel(for: transport)
             let snoop = try TransportOption.openSnoop(arguments.option("snoop"))
@@ -23,9 +27,7 @@ struct CentralContext {
 
     /// Connects to ADDR, discovering the whole database (or validating a cached one).
     func connect(_ text: String, random: Bool, timeout: Duration = .seconds(30)) async throws(CLIError) -> Peripheral {
-        guard let address = BluetoothAddress(text) else {
-            throw .usage("invalid address '\(text)': expected XX:XX:XX:XX:XX:XX")
-        }
+        let address = try Self.address(text)
         let peripheral = central.peripheral(address: address, type: random ? .random : .public)
         Output.status("connecting to \(address)…")
         do {
@@ -35,6 +37,14 @@ struct CentralContext {
         }
         Output.status("connected, ATT_MTU \(await peripheral.mtu)")
         return peripheral
+    }
+
+    /// ADDR as given on the command line.
+    static func address(_ text: String) throws(CLIError) -> BluetoothAddress {
+        guard let address = BluetoothAddress(text) else {
+            throw .usage("invalid address '\(text)': expected XX:XX:XX:XX:XX:XX")
+        }
+        return address
     }
 
     static func hint(_ error: AttuneError) -> String {

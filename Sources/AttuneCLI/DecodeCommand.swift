@@ -154,7 +154,7 @@ enum DecodeCommand: CLICommand {
             let opcode = frame.payload.first ?? 0
             fields.append(("att", .object([
                 ("opcode", .int(Int(opcode))), ("name", .string(ATTOpcode(opcode).name)),
-                ("bytes", .string(hexString(frame.payload))), ("error", .string(error.description)),
+                ("bytes", .hex(frame.payload)), ("error", .string(error.description)),
                 ("offset", .int(error.offset)),
             ])))
         }

@@ -113,7 +113,7 @@ struct DemoRun {
         check(ok, "read of \(uuid) returned \(value.count) unexpected bytes")
         let shown = value.count > 16 ? hexString(value.prefix(16)) + " …" : hexString(value)
         emit("read", text: "read   \(GATTTreeOutput.label(uuid))  \(byteCount(value.count))  \(shown)  \(note)  \(ok ? "verified" : "MISMATCH")",
-             [("uuid", .string(uuid.description)), ("length", .int(value.count)), ("value", .string(hexString(value))),
+             [("uuid", .string(uuid.description)), ("length", .int(value.count)), ("value", .hex(value)),
               ("verified", .bool(ok))])
     }
 
@@ -183,7 +183,7 @@ struct DemoRun {
         if json {
             Output.live(JSONValue.object([
                 ("event", .string(kind)), ("ms", .int(ms)), ("uuid", .string(c.uuid.description)),
-                ("handle", .int(Int(c.valueHandle.rawValue))), ("value", .string(hexString(value))),
+                ("handle", .int(Int(c.valueHandle.rawValue))), ("value", .hex(value)),
             ]).description)
         } else {
             let time = "+\(ms / 1000).\(String(repeating: "0", count: 3 - String(ms % 1000).count))\(ms % 1000)s"

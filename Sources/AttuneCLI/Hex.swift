@@ -1,5 +1,6 @@
 /// Parses hex bytes as people type them: "1b1400aabbcc", "1b 14 00", "1b:14:00", "0x1b14".
 enum Hex {
+    /// Bad hex is a usage error: the command line is wrong, not the peer or the radio.
     static func parse(_ text: String) throws(CLIError) -> [UInt8] {
         var digits = Substring(text)
         if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
@@ -8,7 +9,7 @@ enum Hex {
         for (index, ch) in digits.enumerated() {
             if ch == " " || ch == ":" || ch == "-" || ch == "_" { continue }
             guard let nibble = ch.hexDigitValue else {
-                throw .failure("invalid hex '\(text)': '\(ch)' at character \(index + 1) is not a hex digit")
+                throw .usage("invalid hex '\(text)': '\(ch)' at character \(index + 1) is not a hex digit")
             }
             if let h = high {
                 out.append(h << 4 | UInt8(nibble))
@@ -17,7 +18,7 @@ enum Hex {
                 high = UInt8(nibble)
             }
         }
-        if high != nil { throw .failure("invalid hex '\(text)': odd number of hex digits") }
+        if high != nil { throw .usage("invalid hex '\(text)': odd number of hex digits") }
         return out
     }
 }

@@ -22,22 +22,22 @@ enum PDUCommand: CLICommand {
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard !arguments.positionals.isEmpty else { throw CLIError.usage("give at least one PDU in hex") }
         let json = arguments.flag("json")
+        // Every argument is checked as hex first: bad hex is a usage error (exit 2), a PDU
+        // that does not decode is what this command reports (exit 1).
+        var raws: [(text: String, bytes: [UInt8])] = []
+        for text in arguments.positionals { raws.append((text, try Hex.parse(text))) }
         var failed = false
-        for text in arguments.positionals {
+        for (text, raw) in raws {
             do {
-                let raw = try Hex.parse(text)
                 let pdu = try ATTPDU.decode(raw)
                 Output.data(json ? pdu.json.description : pdu.description)
-            } catch let error as ATTDecodingError {
+            } catch {
                 failed = true
                 if json {
                     Output.data(JSONValue.object([("pdu", .string(text)), ("error", .string(error.description)),
                                                   ("offset", .int(error.offset))]).description)
                 }
                 Output.error("\(text): \(error)")
-            } catch {
-                failed = true
-                Output.error("\(error)")
             }
         }
         return failed ? 1 : 0

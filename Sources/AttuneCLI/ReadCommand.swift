@@ -46,7 +46,7 @@ enum ReadCommand: CLICommand {
         }
         if arguments.flag("json") {
             Output.data(JSONValue.object([("handle", .int(Int(handle.rawValue))), ("uuid", .string(uuid.description)),
-                                          ("length", .int(value.count)), ("value", .string(hexString(value)))]).description)
+                                          ("length", .int(value.count)), ("value", .hex(value))]).description)
         } else {
             Output.data(hexString(value))
         }

@@ -97,10 +97,10 @@ enum ScanCommand: CLICommand {
             ("services", .array((ad.serviceUUIDs + ad.incompleteServiceUUIDs).map { .string($0.description) })),
             ("connectable", .bool(ad.isConnectable)),
             ("manufacturer_data", .object(ad.manufacturerData.sorted { $0.key < $1.key }.map {
-                (String($0.key), .string(hexString($0.value)))
+                (String($0.key), .hex($0.value))
             })),
             ("service_data", .object(ad.serviceData.sorted { $0.key.description < $1.key.description }.map {
-                ($0.key.description, .string(hexString($0.value)))
+                ($0.key.description, .hex($0.value))
             })),
             ("tx_power", ad.txPowerLevel.map { .int(Int($0)) } ?? .null),
         ])

@@ -25,7 +25,7 @@ actor ServeEventPrinter {
             switch result {
             case .success(let v):
                 fields.append(("length", .int(v.count)))
-                fields.append(("value", .string(hexString(v))))
+                fields.append(("value", .hex(v)))
                 text += "  → \(hexString(v))"
             case .failure(let e):
                 fields.append(("error", .int(Int(e.rawValue))))
@@ -42,7 +42,7 @@ actor ServeEventPrinter {
                      text: "\(w.handle)  \(uuid.map(GATTTreeOutput.label) ?? "?")  offset \(w.offset)  \(hexString(w.value))"
                         + (expectsResponse ? "" : "  (command)") + (error.map { "  → error \($0)" } ?? ""),
                      [("handle", .int(Int(w.handle.rawValue))), ("offset", .int(w.offset)),
-                      ("value", .string(hexString(w.value))), ("response", .bool(expectsResponse)),
+                      ("value", .hex(w.value)), ("response", .bool(expectsResponse)),
                       ("error", error.map { .int(Int($0.rawValue)) } ?? .null)])
             }
         }
@@ -59,7 +59,7 @@ actor ServeEventPrinter {
             emit("subscription", central, text: "\(handle)  \(kind)", [("handle", .int(Int(handle.rawValue))), ("kind", .string(kind))])
         case let .valueWritten(central, handle, value):
             emit("written", central, text: "\(handle)  \(hexString(value))",
-                 [("handle", .int(Int(handle.rawValue))), ("value", .string(hexString(value)))])
+                 [("handle", .int(Int(handle.rawValue))), ("value", .hex(value))])
         case let .indicationCompleted(central, confirmed):
             emit("indication", central, text: confirmed ? "confirmed" : "not confirmed", [("confirmed", .bool(confirmed))])
         case .requestExpired(let id):
@@ -74,7 +74,7 @@ actor ServeEventPrinter {
     func notified(_ characteristic: PublishedCharacteristic, _ value: [UInt8]) {
         line("notified", who: "subscribers",
              text: "\(characteristic.valueHandle)  \(GATTTreeOutput.label(characteristic.uuid))  \(hexString(value))",
-             [("handle", .int(Int(characteristic.valueHandle.rawValue))), ("value", .string(hexString(value)))])
+             [("handle", .int(Int(characteristic.valueHandle.rawValue))), ("value", .hex(value))])
     }
 
     private func emit(_ event: String, _ central: Central, text: String, _ fields: [(String, JSONValue)]) {

@@ -54,7 +54,7 @@ enum SubscribeCommand: CLICommand {
                     Output.live(JSONValue.object([("ts", .double(Date().timeIntervalSince1970)),
                                                   ("handle", .int(Int(c.valueHandle.rawValue))),
                                                   ("uuid", .string(c.uuid.description)),
-                                                  ("value", .string(hexString(value)))]).description)
+                                                  ("value", .hex(value))]).description)
                 } else {
                     Output.live(hexString(value))
                 }

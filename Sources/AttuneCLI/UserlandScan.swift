@@ -12,8 +12,7 @@ enum UserlandScan {
         guard let text = arguments.option("controller") else { throw CLIError.usage("--controller is required") }
         let endpoint: H4Endpoint
         do { endpoint = try H4Endpoint(parsing: text) } catch { throw CLIError.usage(error.description) }
-        let seconds = Double(arguments.option("seconds") ?? "5") ?? -1
-        guard seconds > 0 else { throw CLIError.usage("--seconds needs a positive number") }
+        let duration = try arguments.seconds("seconds", default: 5, in: 0.001...86_400)
         let addressText = arguments.option("random-address") ?? "C0:A7:7E:00:00:01"
         guard let address = BluetoothAddress(addressText) else {
             throw CLIError.usage("--random-address: '\(addressText)' is not AA:BB:CC:DD:EE:FF")
@@ -54,7 +53,7 @@ enum UserlandScan {
         do {
             _ = try await host.start()
             _ = try await host.perform(.startScanning(ScanConfiguration()))
-            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            try await Task.sleep(for: duration)
             _ = try await host.perform(.stopScanning)
         } catch let error as HostError {
             throw CLIError.failure("\(endpoint): \(error)")

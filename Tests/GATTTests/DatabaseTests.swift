@@ -125,7 +125,7 @@ import ATT
 
 @Suite struct HostileDefinitionTests {
     @Test func negativeReservationsAndHandleExhaustionAreErrors() {
-        #expect(throws: DatabaseError.outOfHandles) {
+        #expect(throws: DatabaseError.placement(path: "services[0].reserved_handles", reason: "-10 is outside 0…65535")) {
             try AttributeDatabase {
                 Service(BluetoothUUID(0x180F), handle: 0xFFFE, reservedHandles: -10) {
                     Characteristic(BluetoothUUID(0x2A19), properties: [.read])
@@ -133,6 +133,12 @@ import ATT
             }
         }
         let json = #"{"services": [{"uuid": "180f", "handle": 65535, "reserved_handles": -3, "characteristics": [{"uuid": "2a19", "properties": ["read"]}]}]}"#
-        #expect(throws: DatabaseError.outOfHandles) { try DatabaseJSON.databases(from: Data(json.utf8)) }
+        #expect(throws: DatabaseError.json(path: "$.services[0].reserved_handles", reason: "expected a whole number 0…65535, not -3")) {
+            try DatabaseJSON.databases(from: Data(json.utf8))
+        }
+        let full = #"{"services": [{"uuid": "180f", "handle": 65535, "characteristics": [{"uuid": "2a19", "properties": ["read"]}]}]}"#
+        #expect(throws: DatabaseError.json(path: "$.services[0]", reason: "from 0xffff it needs handles past 0xffff, the last there is")) {
+            try DatabaseJSON.databases(from: Data(full.utf8))
+        }
     }
 }

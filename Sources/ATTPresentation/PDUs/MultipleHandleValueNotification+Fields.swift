@@ -2,6 +2,6 @@ import ATT
 
 extension MultipleHandleValueNotification: PDUFieldsPresentable {
     public var fields: [(String, JSONValue)] {
-        [("entries", .array(entries.map { .object([("handle", .int(Int($0.handle.rawValue))), ("value", .string(hexString($0.value).replacingEmpty))]) }))]
+        [("entries", .array(entries.map { .object([("handle", .int(Int($0.handle.rawValue))), ("value", .hex($0.value))]) }))]
     }
 }

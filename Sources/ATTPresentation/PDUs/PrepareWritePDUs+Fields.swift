@@ -2,7 +2,7 @@ import ATT
 
 extension PrepareWritePDU {
     public var fields: [(String, JSONValue)] {
-        [("handle", .int(Int(handle.rawValue))), ("offset", .int(Int(offset))), ("part_value", .string(hexString(partValue).replacingEmpty))]
+        [("handle", .int(Int(handle.rawValue))), ("offset", .int(Int(offset))), ("part_value", .hex(partValue))]
     }
 }
 

@@ -5,7 +5,7 @@ extension ReadByGroupTypeResponse: PDUFieldsPresentable {
         [("length", .int(Int(length))),
          ("entries", .array(entries.map {
              .object([("handle", .int(Int($0.handle.rawValue))), ("end_group_handle", .int(Int($0.endGroupHandle.rawValue))),
-                      ("value", .string(hexString($0.value).replacingEmpty))])
+                      ("value", .hex($0.value))])
          }))]
     }
 }

@@ -2,12 +2,12 @@ import ATT
 
 extension HandleValuePDU {
     public var fields: [(String, JSONValue)] {
-        [("handle", .int(Int(handle.rawValue))), ("value", .string(hexString(value).replacingEmpty))]
+        [("handle", .int(Int(handle.rawValue))), ("value", .hex(value))]
     }
 }
 
 extension ValuePDU {
-    public var fields: [(String, JSONValue)] { [("value", .string(hexString(value).replacingEmpty))] }
+    public var fields: [(String, JSONValue)] { [("value", .hex(value))] }
 }
 
 extension EmptyPDU {
@@ -16,9 +16,4 @@ extension EmptyPDU {
 
 extension HandleListPDU {
     public var fields: [(String, JSONValue)] { [("handles", .array(handles.map { .int(Int($0.rawValue)) }))] }
-}
-
-extension String {
-    /// JSON carries empty values as "" rather than the human "(empty)".
-    var replacingEmpty: String { self == "(empty)" ? "" : self }
 }

@@ -12,15 +12,14 @@ extension PeripheralManager {
     @discardableResult
     public func add(contentsOf definitions: [ServiceDefinition]) throws(AttuneError) -> [PublishedService] {
         guard !definitions.isEmpty else { return [] }
-        let last = server.database.attributes.map { $0.groupEnd ?? $0.handle }.max() ?? AttributeHandle(0)
-        guard let start = last.successor else { throw .operationNotSupported("the attribute database is full") }
-        var placed = definitions
-        placed[0].handle = start
+        // Explicit handles are honoured where free (the first service's too); the rest
+        // follow the services already published. Errors name the service by its index,
+        // never by listing every UUID: a database can hold thousands.
         let attributes: [Attribute]
         do {
-            attributes = try AttributeDatabase(services: placed).attributes
+            attributes = try server.database.attributes(placing: definitions)
         } catch {
-            throw .operationNotSupported("services \(definitions.map(\.uuid)) do not build: \(error)")
+            throw .operationNotSupported("\(definitions.count == 1 ? "the service does" : "the \(definitions.count) services do") not fit: \(error)")
         }
         var out = makeOutput()
         do {
@@ -28,7 +27,7 @@ extension PeripheralManager {
                 try db.insert(attributes)
             }
         } catch {
-            throw .operationNotSupported("services \(definitions.map(\.uuid)) cannot be added: \(error)")
+            throw .operationNotSupported("the services cannot be added: \(error)")
         }
         flush(out)
         let starts = Set(attributes.filter(\.isServiceDeclaration).map(\.handle))

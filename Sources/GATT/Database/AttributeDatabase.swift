@@ -32,6 +32,10 @@ public struct AttributeDatabase: Hashable, Sendable {
         for a in sorted {
             guard a.handle.isValid else { throw .zeroHandle }
             guard a.handle.rawValue != previous else { throw .duplicateHandle(a.handle) }
+            guard a.value.count <= DatabaseError.maximumValueLength else { throw .valueOverLimit(a.handle, length: a.value.count) }
+            guard (0...DatabaseError.maximumValueLength).contains(a.maximumLength) else {
+                throw .maximumLengthOutOfRange(a.handle, a.maximumLength)
+            }
             guard a.value.count <= max(a.maximumLength, 0) || a.kind != .stored else { throw .valueTooLong(a.handle) }
             previous = a.handle.rawValue
         }
@@ -192,6 +196,19 @@ public struct AttributeDatabase: Hashable, Sendable {
     /// Builds a database from service definitions (automatic or explicit handles).
     public init(services definitions: [ServiceDefinition]) throws(DatabaseError) {
         try self.init(attributes: HandleAllocator.allocate(definitions))
+    }
+
+    /// The attributes of `definitions` placed around this database's services, ready for
+    /// ``insert(_:)``: explicit handles are honoured wherever they are free (a
+    /// ``DatabaseError/placement(path:reason:)`` names what is in the way otherwise), and
+    /// services without one follow the last service already here.
+    public func attributes(placing definitions: [ServiceDefinition]) throws(DatabaseError) -> [Attribute] {
+        let last = attributes.map { UInt32(($0.groupEnd ?? $0.handle).rawValue) }.max() ?? 0
+        let taken = services.map { s in
+            HandleAllocator.Taken(range: UInt32(s.range.start.rawValue)...UInt32(s.range.end.rawValue),
+                                  what: "service \(s.uuid) at \(s.range.start)…\(s.range.end), already published")
+        }
+        return try HandleAllocator.allocate(definitions, from: last + 1, around: taken)
     }
 
     /// Builds a database with the service DSL.

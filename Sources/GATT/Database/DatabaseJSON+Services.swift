@@ -19,9 +19,17 @@ extension DatabaseJSON {
                 : "expected \"services\""
             throw .json(path: "$", reason: reason)
         }
-        guard let list = services as? [Any] else { throw .json(path: "$.services", reason: "expected an array") }
-        var definitions: [ServiceDefinition] = []
-        for (i, item) in list.enumerated() { definitions.append(try service(item, path: "$.services[\(i)]")) }
+        var problems = DatabaseProblemList()
+        let definitions = serviceList(services, path: "$.services", &problems)
+        // Placed as in an empty database, so handles that collide with one another, go
+        // backwards or run past 0xffff are reported here, at their paths; a manager that
+        // publishes services of its own first (GAP, GATT) reports clashes with those.
+        if problems.total == 0 {
+            do { _ = try AttributeDatabase(services: definitions) } catch {
+                if case let .placement(p, reason) = error { problems.add("$." + p, reason) } else { problems.add("$", error.description) }
+            }
+        }
+        if let error = problems.error { throw error }
         return definitions
     }
 }

@@ -18,7 +18,8 @@ public enum DatabaseJSON {
     }
 
     /// Every database of a file: either `{"databases": {name: db, ...}}` or a single
-    /// database object (returned under the name "default").
+    /// database object (returned under the name "default"). Every problem of the file is
+    /// reported, each at its JSON path (the first ten, then how many more).
     public static func databases(from data: Data, cccd: ClientConfigurationMode = .perClient)
         throws(DatabaseError) -> [String: AttributeDatabase] {
         let root: Any
@@ -29,9 +30,11 @@ public enum DatabaseJSON {
         if let dbs = object["databases"] {
             guard let dbs = dbs as? [String: Any] else { throw .json(path: "$.databases", reason: "expected an object") }
             var out: [String: AttributeDatabase] = [:]
-            for (name, db) in dbs {
-                out[name] = try database(from: db, path: "$.databases.\(name)", cccd: cccd)
+            var problems = DatabaseProblemList()
+            for (name, db) in dbs.sorted(by: { $0.key < $1.key }) {
+                out[name] = build(db, path: "$.databases.\(name.count > 40 ? name.prefix(40) + "…" : name)", cccd: cccd, &problems)
             }
+            if let error = problems.error { throw error }
             return out
         }
         return ["default": try database(from: object, path: "$", cccd: cccd)]
@@ -40,37 +43,87 @@ public enum DatabaseJSON {
     /// One database object.
     public static func database(from json: Any, path: String = "$", cccd: ClientConfigurationMode = .perClient)
         throws(DatabaseError) -> AttributeDatabase {
-        guard let object = json as? [String: Any] else { throw .json(path: path, reason: "expected an object") }
-        if let attributes = object["attributes"] {
-            guard let list = attributes as? [Any] else { throw .json(path: path + ".attributes", reason: "expected an array") }
-            var out: [Attribute] = []
-            for (i, item) in list.enumerated() {
-                out.append(try attribute(item, path: "\(path).attributes[\(i)]", cccd: cccd))
+        var problems = DatabaseProblemList()
+        let db = build(json, path: path, cccd: cccd, &problems)
+        if let error = problems.error { throw error }
+        guard let db else { throw .json(path: path, reason: "invalid") }   // never: a nil comes with a problem
+        return db
+    }
+
+    /// One database, or nil with its problems added to `problems`.
+    static func build(_ json: Any, path: String, cccd: ClientConfigurationMode,
+                      _ problems: inout DatabaseProblemList) -> AttributeDatabase? {
+        let before = problems.total
+        do throws(DatabaseError) {
+            guard let object = json as? [String: Any] else { throw DatabaseError.json(path: path, reason: "expected an object") }
+            if let attributes = object["attributes"] {
+                guard let list = attributes as? [Any] else { throw DatabaseError.json(path: path + ".attributes", reason: "expected an array") }
+                var out: [Attribute] = []
+                for (i, item) in list.enumerated() {
+                    collecting(&problems) { (p: inout DatabaseProblemList) throws(DatabaseError) in
+                        out.append(try attribute(item, path: "\(path).attributes[\(i)]", cccd: cccd, &p))
+                    }
+                }
+                guard problems.total == before else { return nil }
+                return try placed(path) { () throws(DatabaseError) in try AttributeDatabase(attributes: out) }
             }
-            return try AttributeDatabase(attributes: out)
+            if let services = object["services"] {
+                let defs = serviceList(services, path: path + ".services", &problems)
+                guard problems.total == before else { return nil }
+                return try placed(path) { () throws(DatabaseError) in try AttributeDatabase(services: defs) }
+            }
+            throw DatabaseError.json(path: path, reason: "expected \"attributes\" or \"services\"")
+        } catch {
+            problems.add(error, at: path)
+            return nil
         }
-        if let services = object["services"] {
-            guard let list = services as? [Any] else { throw .json(path: path + ".services", reason: "expected an array") }
-            var defs: [ServiceDefinition] = []
-            for (i, item) in list.enumerated() { defs.append(try service(item, path: "\(path).services[\(i)]")) }
-            return try AttributeDatabase(services: defs)
+    }
+
+    /// The services of a `services` array; problems go to `problems`, each element that
+    /// has one is left out.
+    static func serviceList(_ json: Any, path: String, _ problems: inout DatabaseProblemList) -> [ServiceDefinition] {
+        guard let list = json as? [Any] else {
+            problems.add(path, "expected an array")
+            return []
         }
-        throw .json(path: path, reason: "expected \"attributes\" or \"services\"")
+        var defs: [ServiceDefinition] = []
+        for (i, item) in list.enumerated() {
+            collecting(&problems) { (p: inout DatabaseProblemList) throws(DatabaseError) in
+                defs.append(try service(item, path: "\(path)[\(i)]", &p))
+            }
+        }
+        return defs
+    }
+
+    /// Runs `body`, adding what it throws to `problems`: a structural error ends that
+    /// element, not the whole load.
+    static func collecting(_ problems: inout DatabaseProblemList,
+                           _ body: (inout DatabaseProblemList) throws(DatabaseError) -> Void) {
+        do { try body(&problems) } catch { problems.add(error, at: "$") }
+    }
+
+    /// Builds the database; a placement error gets the JSON path of what it names.
+    static func placed(_ path: String, _ body: () throws(DatabaseError) -> AttributeDatabase) throws(DatabaseError) -> AttributeDatabase {
+        do { return try body() } catch {
+            if case let .placement(p, reason) = error { throw .json(path: path + "." + p, reason: reason) }
+            throw .json(path: path, reason: error.description)
+        }
     }
 
     // MARK: - Flat form
 
-    static func attribute(_ json: Any, path: String, cccd: ClientConfigurationMode) throws(DatabaseError) -> Attribute {
+    static func attribute(_ json: Any, path: String, cccd: ClientConfigurationMode,
+                          _ problems: inout DatabaseProblemList) throws(DatabaseError) -> Attribute {
         guard let o = json as? [String: Any] else { throw .json(path: path, reason: "expected an object") }
         let handle = try handleValue(o["handle"], path: path + ".handle")
         let type = try uuid(o["type"], path: path + ".type")
-        let value = try bytesValue(o, path: path)
+        let value = bytesValue(o, path: path, &problems)
         let permissions: AttributePermissions
         if let access = o["access"] {
             permissions = try self.permissions(access, path: path + ".access")
         } else if let bits = o["permission_bits"] {
-            guard let n = bits as? Int, (0...0xFFFF).contains(n) else {
-                throw .json(path: path + ".permission_bits", reason: "expected an integer 0...65535")
+            guard let n = integer(bits), (0...0xFFFF).contains(n) else {
+                throw .json(path: path + ".permission_bits", reason: "expected an integer 0…65535, not \(shown(bits))")
             }
             permissions = AttributePermissions(bluezBits: UInt16(n))
         } else {
@@ -87,32 +140,41 @@ public enum DatabaseJSON {
                   type == GATTAttributeType.primaryService || type == GATTAttributeType.secondaryService {
             let parts = range.split(separator: "-")
             guard parts.count == 2, let end = parseInt(String(parts[1])), (1...0xFFFF).contains(end) else {
-                throw .json(path: path + ".in_service", reason: "expected \"0xSSSS-0xEEEE\"")
+                throw .json(path: path + ".in_service", reason: "expected \"0xSSSS-0xEEEE\", not \(shown(range))")
             }
             groupEnd = AttributeHandle(UInt16(end))
         }
-        let maxLength = (o["max_length"] as? Int) ?? 512
+        // The flat form's max_length is at least the initial length (the fixtures' rule).
+        let maxLength = maximumLength(o, path: path, &problems)
         return Attribute(handle: handle, type: type, permissions: permissions, kind: kind, value: value,
-                         maximumLength: max(maxLength, value.count), groupEnd: groupEnd)
+                         maximumLength: min(max(maxLength, value.count), DatabaseError.maximumValueLength), groupEnd: groupEnd)
     }
 
     // MARK: - Structured form
 
-    static func service(_ json: Any, path: String) throws(DatabaseError) -> ServiceDefinition {
+    static func service(_ json: Any, path: String, _ problems: inout DatabaseProblemList) throws(DatabaseError) -> ServiceDefinition {
         guard let o = json as? [String: Any] else { throw .json(path: path, reason: "expected an object") }
         var s = ServiceDefinition(try uuid(o["uuid"], path: path + ".uuid"))
         s.isPrimary = (o["primary"] as? Bool) ?? true
         s.id = o["id"] as? String
         if let h = o["handle"] { s.handle = try handleValue(h, path: path + ".handle") }
-        s.reservedHandles = (o["reserved_handles"] as? Int) ?? 0
+        if let r = o["reserved_handles"] {
+            if let n = integer(r), (0...0xFFFF).contains(n) {
+                s.reservedHandles = n
+            } else {
+                problems.add(path + ".reserved_handles", "expected a whole number 0…65535, not \(shown(r))")
+            }
+        }
         s.includes = (o["includes"] as? [String]) ?? []
         for (i, c) in ((o["characteristics"] as? [Any]) ?? []).enumerated() {
-            s.characteristics.append(try characteristic(c, path: "\(path).characteristics[\(i)]"))
+            collecting(&problems) { (p: inout DatabaseProblemList) throws(DatabaseError) in
+                s.characteristics.append(try characteristic(c, path: "\(path).characteristics[\(i)]", &p))
+            }
         }
         return s
     }
 
-    static func characteristic(_ json: Any, path: String) throws(DatabaseError) -> CharacteristicDefinition {
+    static func characteristic(_ json: Any, path: String, _ problems: inout DatabaseProblemList) throws(DatabaseError) -> CharacteristicDefinition {
         guard let o = json as? [String: Any] else { throw .json(path: path, reason: "expected an object") }
         let props = try properties(o["properties"], path: path + ".properties")
         var ext: CharacteristicExtendedProperties = []
@@ -120,33 +182,52 @@ public enum DatabaseJSON {
             switch name {
             case "reliable_write": ext.insert(.reliableWrite)
             case "writable_auxiliaries": ext.insert(.writableAuxiliaries)
-            default: throw .json(path: path + ".extended_properties", reason: "unknown \"\(name)\"")
+            default: throw .json(path: path + ".extended_properties", reason: "unknown \(shown(name))")
             }
         }
         var descriptors: [DescriptorDefinition] = []
         for (i, d) in ((o["descriptors"] as? [Any]) ?? []).enumerated() {
-            descriptors.append(try descriptor(d, path: "\(path).descriptors[\(i)]"))
+            collecting(&problems) { (p: inout DatabaseProblemList) throws(DatabaseError) in
+                descriptors.append(try descriptor(d, path: "\(path).descriptors[\(i)]", &p))
+            }
         }
+        let value = bytesValue(o, path: path, &problems)
         return CharacteristicDefinition(
             try uuid(o["uuid"], path: path + ".uuid"), properties: props, extendedProperties: ext,
             permissions: try o["access"].map { a throws(DatabaseError) in try permissions(a, path: path + ".access") },
-            value: try bytesValue(o, path: path), dynamic: (o["dynamic"] as? Bool) ?? false,
-            maximumLength: (o["max_length"] as? Int) ?? 512,
+            value: value, dynamic: (o["dynamic"] as? Bool) ?? false,
+            maximumLength: maximumLength(o, path: path, covering: value, &problems),
             handle: try o["handle"].map { h throws(DatabaseError) in try handleValue(h, path: path + ".handle") },
             descriptors: descriptors)
     }
 
-    static func descriptor(_ json: Any, path: String) throws(DatabaseError) -> DescriptorDefinition {
+    static func descriptor(_ json: Any, path: String, _ problems: inout DatabaseProblemList) throws(DatabaseError) -> DescriptorDefinition {
         guard let o = json as? [String: Any] else { throw .json(path: path, reason: "expected an object") }
         let type = try uuid(o["uuid"], path: path + ".uuid")
         if type == GATTAttributeType.clientCharacteristicConfiguration {
             return .clientCharacteristicConfiguration(
                 permissions: try o["access"].map { a throws(DatabaseError) in try permissions(a, path: path + ".access") } ?? .readWrite)
         }
+        let value = bytesValue(o, path: path, &problems)
         return DescriptorDefinition(
             type, permissions: try o["access"].map { a throws(DatabaseError) in try permissions(a, path: path + ".access") } ?? .readOnly,
-            value: try bytesValue(o, path: path), dynamic: (o["dynamic"] as? Bool) ?? false,
-            maximumLength: (o["max_length"] as? Int) ?? 512)
+            value: value, dynamic: (o["dynamic"] as? Bool) ?? false,
+            maximumLength: maximumLength(o, path: path, covering: value, &problems))
+    }
+
+    /// `max_length`: 0…512 (Vol 3 Part F §3.2.9), 512 when absent; in the services form at
+    /// least the initial value's length (`covering`).
+    static func maximumLength(_ o: [String: Any], path: String, covering value: [UInt8]? = nil,
+                              _ problems: inout DatabaseProblemList) -> Int {
+        guard let json = o["max_length"] else { return DatabaseError.maximumValueLength }
+        guard let n = integer(json), (0...DatabaseError.maximumValueLength).contains(n) else {
+            problems.add(path + ".max_length", "\(shown(json)) is outside 0…512; attribute values are at most 512 bytes (Vol 3 Part F §3.2.9)")
+            return DatabaseError.maximumValueLength
+        }
+        if let value, value.count > n {
+            problems.add(path + ".max_length", "\(n) is shorter than the initial value (\(value.count) bytes)")
+        }
+        return n
     }
 
     // MARK: - Scalars
@@ -158,7 +239,7 @@ public enum DatabaseJSON {
             case "write_only": return .writeOnly
             case "read_write": return .readWrite
             case "none": return .none
-            default: throw .json(path: path, reason: "unknown permission set \"\(name)\"")
+            default: throw .json(path: path, reason: "unknown permission set \(shown(name))")
             }
         }
         guard let o = json as? [String: Any] else { throw .json(path: path, reason: "expected an object or a name") }
@@ -176,12 +257,14 @@ public enum DatabaseJSON {
             case "authenticated": return .authenticated
             case "secure": return .secure
             case "authorized": return .authorized
-            default: throw .json(path: path, reason: "unknown access rule \"\(name)\"")
+            default: throw .json(path: path, reason: "unknown access rule \(shown(name))")
             }
         }
         guard let o = json as? [String: Any] else { throw .json(path: path, reason: "expected a rule name or object") }
-        let keySize = (o["min_key_size"] as? Int) ?? 0
-        guard (0...16).contains(keySize) else { throw .json(path: path + ".min_key_size", reason: "expected 0...16") }
+        let keySize = o["min_key_size"].map { integer($0) ?? -1 } ?? 0
+        guard (0...16).contains(keySize) else {
+            throw .json(path: path + ".min_key_size", reason: "expected 0…16, not \(shown(o["min_key_size"] ?? ""))")
+        }
         return AccessRule(permitted: true, encryption: (o["encryption"] as? Bool) ?? false,
                           authentication: (o["authentication"] as? Bool) ?? false,
                           secureConnections: (o["secure_connections"] as? Bool) ?? false,
@@ -189,7 +272,10 @@ public enum DatabaseJSON {
     }
 
     static func properties(_ json: Any?, path: String) throws(DatabaseError) -> CharacteristicProperties {
-        if let n = json as? Int, (0...255).contains(n) { return CharacteristicProperties(rawValue: UInt8(n)) }
+        if let json, let n = integer(json) {
+            guard (0...255).contains(n) else { throw .json(path: path, reason: "the property bits are 0…255, not \(n)") }
+            return CharacteristicProperties(rawValue: UInt8(n))
+        }
         guard let names = json as? [String] else { throw .json(path: path, reason: "expected names or an integer") }
         var p: CharacteristicProperties = []
         for name in names {
@@ -202,7 +288,7 @@ public enum DatabaseJSON {
             case "indicate": p.insert(.indicate)
             case "authenticated_signed_writes": p.insert(.authenticatedSignedWrites)
             case "extended_properties": p.insert(.extendedProperties)
-            default: throw .json(path: path, reason: "unknown property \"\(name)\"")
+            default: throw .json(path: path, reason: "unknown property \(shown(name))")
             }
         }
         return p
@@ -222,8 +308,10 @@ public enum DatabaseJSON {
 
     static func handleValue(_ json: Any?, path: String) throws(DatabaseError) -> AttributeHandle {
         let n: Int?
-        if let i = json as? Int { n = i } else if let s = json as? String { n = parseInt(s) } else { n = nil }
-        guard let n, (1...0xFFFF).contains(n) else { throw .json(path: path, reason: "expected a handle 1...0xffff") }
+        if let s = json as? String { n = parseInt(s) } else { n = json.flatMap(integer) }
+        guard let n, (1...0xFFFF).contains(n) else {
+            throw .json(path: path, reason: "expected a handle 1…0xffff, not \(shown(json ?? "nothing"))")
+        }
         return AttributeHandle(UInt16(n))
     }
 
@@ -234,13 +322,45 @@ public enum DatabaseJSON {
         return u
     }
 
-    static func bytesValue(_ o: [String: Any], path: String) throws(DatabaseError) -> [UInt8] {
-        if let text = o["value_text"] as? String, o["value_hex"] == nil { return Array(text.utf8) }
-        guard let hex = o["value_hex"] else { return [] }
-        guard let s = hex as? String, let bytes = parseHex(s) else {
-            throw .json(path: path + ".value_hex", reason: "expected an even number of hex digits")
+    /// `value_hex`, else `value_text`: at most 512 bytes (Vol 3 Part F §3.2.9).
+    static func bytesValue(_ o: [String: Any], path: String, _ problems: inout DatabaseProblemList) -> [UInt8] {
+        let bytes: [UInt8]
+        let key: String
+        if let text = o["value_text"] as? String, o["value_hex"] == nil {
+            (bytes, key) = (Array(text.utf8), "value_text")
+        } else if let hex = o["value_hex"] {
+            guard let s = hex as? String, let parsed = parseHex(s) else {
+                problems.add(path + ".value_hex", "expected an even number of hex digits")
+                return []
+            }
+            (bytes, key) = (parsed, "value_hex")
+        } else {
+            return []
+        }
+        guard bytes.count <= DatabaseError.maximumValueLength else {
+            problems.add("\(path).\(key)", "\(bytes.count) bytes; attribute values are at most 512 (Vol 3 Part F §3.2.9)")
+            return []
         }
         return bytes
+    }
+
+    /// A JSON whole number; nil for fractions, booleans and anything else (Foundation
+    /// bridges `true` to 1 and 1.5 to 1 when asked for an Int).
+    static func integer(_ json: Any) -> Int? {
+        if isBoolean(json) { return nil }
+        guard let d = json as? Double, d.isFinite, d == d.rounded(), abs(d) < 9e15, let i = json as? Int else { return nil }
+        return i
+    }
+
+    /// Whether JSONSerialization read `true` or `false` here (its numbers cast to Bool too).
+    static func isBoolean(_ json: Any) -> Bool {
+        json is Bool && (String(describing: type(of: json)).contains("Boolean") || type(of: json) == Bool.self)
+    }
+
+    /// A value from the file as an error shows it: cut short, so an error stays a line.
+    static func shown(_ json: Any) -> String {
+        let text = isBoolean(json) ? "\((json as? Bool) == true)" : json is String ? "\"\(json)\"" : "\(json)"
+        return text.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 
     static func parseInt(_ s: String) -> Int? {

@@ -1,45 +1,67 @@
 import ATT
 
-/// Turns service definitions into attributes: explicit handles are honoured, the rest are
-/// allocated in order after the previous attribute.
+/// Turns service definitions into attributes. Explicit handles (a service's or a
+/// characteristic's) are honoured, or refused with what is in the way; a service without
+/// one goes to the first free handles after the service before it, past any range
+/// already taken.
 enum HandleAllocator {
-    static func allocate(_ services: [ServiceDefinition]) throws(DatabaseError) -> [Attribute] {
+    /// Handles in use before these services are placed, and what uses them (for errors).
+    struct Taken {
+        var range: ClosedRange<UInt32>
+        var what: String
+    }
+
+    /// - Parameters:
+    ///   - first: where the first service without an explicit handle goes.
+    ///   - existing: ranges already in use (services published earlier).
+    static func allocate(_ services: [ServiceDefinition], from first: UInt32 = 1,
+                         around existing: [Taken] = []) throws(DatabaseError) -> [Attribute] {
         var out: [Attribute] = []
-        var used: [(AttributeHandleRange)] = []
-        var next: UInt32 = 1
+        var taken = TakenRanges(existing)
+        var next = max(first, 1)
         var starts: [String: (start: AttributeHandle, end: AttributeHandle, uuid: BluetoothUUID)] = [:]
-        var pendingIncludes: [(index: Int, id: String)] = []
+        var pendingIncludes: [(index: Int, id: String, path: String)] = []
 
-        func overlaps(_ r: AttributeHandleRange) -> Bool {
-            used.contains { $0.start <= r.end && r.start <= $0.end }
-        }
+        for (i, service) in services.enumerated() {
+            let path = "services[\(i)]"
+            guard (0...0xFFFF).contains(service.reservedHandles) else {
+                throw .placement(path: path + ".reserved_handles", reason: "\(service.reservedHandles) is outside 0…65535")
+            }
+            var start: UInt32
+            if let explicit = service.handle {
+                guard explicit.isValid else { throw .placement(path: path + ".handle", reason: "handle 0x0000 is reserved") }
+                start = UInt32(explicit.rawValue)
+            } else {
+                // The first gap after the previous service that holds the whole service.
+                start = next
+                let count = UInt32(min(service.handleCount, 0x10000))
+                while let t = taken.firstOverlap(start...(start + count - 1)) { start = t.range.upperBound + 1 }
+            }
+            let end = try layoutEnd(service, at: start, path: path)
+            let range = start...end
+            if let t = taken.firstOverlap(range) {
+                // Name the explicit handle that put the service there, if one did.
+                let culprit = service.handle != nil ? path + ".handle"
+                    : service.characteristics.indices.last { service.characteristics[$0].handle != nil }
+                        .map { "\(path).characteristics[\($0)].handle" } ?? path
+                throw .placement(path: culprit, reason: "\(span(range)) overlaps \(t.what)")
+            }
+            taken.insert(Taken(range: range, what: "\(path) (\(service.uuid) at \(span(range)))"))
 
-        for service in services {
-            let start = service.handle.map { UInt32($0.rawValue) } ?? next
-            let count = UInt32(service.handleCount)
-            guard start >= 1, start + count - 1 <= 0xFFFF else { throw .outOfHandles }
-            let range = AttributeHandleRange(start: AttributeHandle(UInt16(start)),
-                                             end: AttributeHandle(UInt16(start + count - 1)))
-            guard !overlaps(range) else { throw .overlap(range.start) }
+            let groupEnd = AttributeHandle(UInt16(end))
             var h = start
-            var cursor: UInt32 { h }
             func take() -> AttributeHandle { defer { h += 1 }; return AttributeHandle(UInt16(h)) }
-
             out.append(Attribute(handle: take(),
                                  type: service.isPrimary ? GATTAttributeType.primaryService : GATTAttributeType.secondaryService,
                                  permissions: .readOnly, value: service.uuid.attForm.littleEndianBytes,
-                                 groupEnd: range.end))
-            if let id = service.id { starts[id] = (range.start, range.end, service.uuid) }
-            for id in service.includes {
-                pendingIncludes.append((out.count, id))
+                                 groupEnd: groupEnd))
+            if let id = service.id { starts[id] = (AttributeHandle(UInt16(start)), groupEnd, service.uuid) }
+            for (k, id) in service.includes.enumerated() {
+                pendingIncludes.append((out.count, id, "\(path).includes[\(k)]"))
                 out.append(Attribute(handle: take(), type: GATTAttributeType.include, permissions: .readOnly))
             }
             for c in service.characteristics {
-                if let explicit = c.handle {
-                    guard UInt32(explicit.rawValue) >= h, UInt32(explicit.rawValue) + UInt32(c.handleCount) - 1 <= range.end.rawValue
-                    else { throw .overlap(explicit) }
-                    h = UInt32(explicit.rawValue)
-                }
+                if let explicit = c.handle { h = UInt32(explicit.rawValue) }
                 let decl = take()
                 let valueHandle = take()
                 var declValue: [UInt8] = [c.properties.rawValue, UInt8(truncatingIfNeeded: valueHandle.rawValue),
@@ -54,12 +76,12 @@ enum HandleAllocator {
                                          value: d.value, maximumLength: d.maximumLength))
                 }
             }
-            _ = cursor
-            used.append(range)
-            next = range.end.rawValue == 0xFFFF ? 0x10000 : UInt32(range.end.rawValue) + 1
+            next = end + 1
         }
-        for (index, id) in pendingIncludes {
-            guard let target = starts[id] else { throw .unknownInclude(id) }
+        for (index, id, path) in pendingIncludes {
+            guard let target = starts[id] else {
+                throw .placement(path: path, reason: "no service has the id \(DatabaseJSON.shown(id))")
+            }
             var v: [UInt8] = []
             v.append(UInt8(truncatingIfNeeded: target.start.rawValue)); v.append(UInt8(truncatingIfNeeded: target.start.rawValue >> 8))
             v.append(UInt8(truncatingIfNeeded: target.end.rawValue)); v.append(UInt8(truncatingIfNeeded: target.end.rawValue >> 8))
@@ -69,4 +91,67 @@ enum HandleAllocator {
         }
         return out
     }
+
+    /// The last handle of `service` laid out from `start`: explicit characteristic handles
+    /// move the layout forward (the service grows to hold them) but never back, and
+    /// nothing may go past 0xFFFF.
+    static func layoutEnd(_ service: ServiceDefinition, at start: UInt32, path: String) throws(DatabaseError) -> UInt32 {
+        var h = start + 1 + UInt32(service.includes.count)
+        for (j, c) in service.characteristics.enumerated() {
+            if let explicit = c.handle {
+                let e = UInt32(explicit.rawValue)
+                guard e >= h else {
+                    let before = j == 0 ? "the service declaration and its includes" : "characteristics[\(j - 1)]"
+                    throw .placement(path: "\(path).characteristics[\(j)].handle",
+                                     reason: "\(hex(e)) comes before \(hex(h)), the first handle after \(before); "
+                                         + "a characteristic follows what comes before it in its service")
+                }
+                h = e
+            }
+            h += UInt32(c.handleCount)
+            // Checked as it grows, so a huge service is refused without summing it all.
+            guard h - 1 <= 0xFFFF else { throw outOfRoom(path, start) }
+        }
+        let end = UInt64(h) - 1 + UInt64(service.reservedHandles)
+        guard end <= 0xFFFF else { throw outOfRoom(path, start) }
+        return UInt32(end)
+    }
+
+    /// Disjoint taken ranges in handle order, searched by bisection: a database of
+    /// thousands of services is placed in n log n, not n².
+    struct TakenRanges {
+        private var sorted: [Taken]
+
+        init(_ ranges: [Taken]) { sorted = ranges.sorted { $0.range.lowerBound < $1.range.lowerBound } }
+
+        /// The first range that ends at or after `handle`.
+        private func index(endingAtOrAfter handle: UInt32) -> Int {
+            var low = 0, high = sorted.count
+            while low < high {
+                let mid = (low + high) / 2
+                if sorted[mid].range.upperBound < handle { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+
+        func firstOverlap(_ r: ClosedRange<UInt32>) -> Taken? {
+            let i = index(endingAtOrAfter: r.lowerBound)
+            return i < sorted.count && sorted[i].range.lowerBound <= r.upperBound ? sorted[i] : nil
+        }
+
+        /// Adds a range that overlaps none already here.
+        mutating func insert(_ t: Taken) { sorted.insert(t, at: index(endingAtOrAfter: t.range.lowerBound)) }
+    }
+
+    static func outOfRoom(_ path: String, _ start: UInt32) -> DatabaseError {
+        start > 0xFFFF ? .placement(path: path, reason: "no handles left: the services before it end at 0xffff")
+            : .placement(path: path, reason: "from \(hex(start)) it needs handles past 0xffff, the last there is")
+    }
+
+    static func hex(_ h: UInt32) -> String {
+        let digits = String(h, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    static func span(_ r: ClosedRange<UInt32>) -> String { "\(hex(r.lowerBound))…\(hex(r.upperBound))" }
 }

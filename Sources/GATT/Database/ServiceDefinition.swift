@@ -35,9 +35,11 @@ public struct ServiceDefinition: Hashable, Sendable {
                   includes: includes, characteristics: characteristics())
     }
 
-    /// Number of handles the service occupies, reserved ones included.
+    /// Number of handles the service occupies, reserved ones included (explicit
+    /// characteristic handles may spread it further). Reservations count at most 65536,
+    /// so a hostile value cannot overflow the sum.
     public var handleCount: Int {
-        1 + includes.count + characteristics.reduce(0) { $0 + $1.handleCount } + max(0, reservedHandles)
+        1 + includes.count + characteristics.reduce(0) { $0 + $1.handleCount } + min(max(0, reservedHandles), 0x10000)
     }
 }
 

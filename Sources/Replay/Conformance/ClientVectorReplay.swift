@@ -30,8 +30,12 @@ struct ClientVectorReplay {
         action = vector.action
         expect = vector.expect
         var signingKey: SigningKey?
-        if let csrk = action?["csrk_bytes_as_in_bluez"]?.stringValue.flatMap(parseHex) {
-            signingKey = SigningKey(csrk: csrk, signCounter: UInt32(action?["sign_counter"]?.intValue ?? 0))
+        // ConformanceVector.load range-checks the counter; a vector built or changed in
+        // code is checked here too, and never converted with a trap.
+        let counterField = action?["sign_counter"]
+        let signCounter: UInt32? = counterField == nil || counterField == .null ? 0 : counterField?.intValue.flatMap { UInt32(exactly: $0) }
+        if let csrk = action?["csrk_bytes_as_in_bluez"]?.stringValue.flatMap(parseHex), let signCounter {
+            signingKey = SigningKey(csrk: csrk, signCounter: signCounter)
         }
         let configuration = GATTClientConfiguration(
             rxMTU: vector.rxMTU, canRaiseSecurity: vector.securityLevel == "auto",
@@ -40,6 +44,9 @@ struct ClientVectorReplay {
         connection = GATTClientConnection(configuration: configuration, database: seeded)
         if let security = action?["link_security"]?.stringValue, !security.hasPrefix("low") {
             connection.setLinkEncrypted(true)
+        }
+        if signCounter == nil {
+            fail(nil, expected: "iut_action.sign_counter 0…4294967295", got: counterField?.description ?? "none")
         }
     }
 
@@ -94,7 +101,8 @@ struct ClientVectorReplay {
     mutating func performAction() {
         guard let action else { return }
         guard let command = Self.command(for: action) else {
-            return fail(nil, expected: "a supported iut_action", got: action["call"]?.stringValue ?? "none")
+            return fail(nil, expected: "a supported iut_action (a known call, handles and offset in 0…65535)",
+                        got: action["call"]?.stringValue ?? "none")
         }
         let (id, actions) = connection.perform(command, at: now)
         actionID = id
@@ -114,36 +122,52 @@ struct ClientVectorReplay {
         }
     }
 
-    static func handle(_ json: JSONValue?) -> AttributeHandle { AttributeHandle(UInt16(clamping: json?.intValue ?? 0)) }
-
-    static func range(_ action: JSONValue) -> AttributeHandleRange {
-        AttributeHandleRange(start: handle(action["start_handle"]), end: handle(action["end_handle"]))
+    /// A 16-bit field (0 when absent or null); nil when present but not a number in
+    /// 0…65535, which makes the whole action unsupported rather than clamped or trapped.
+    static func uint16(_ json: JSONValue?) -> UInt16? {
+        guard let json, json != .null else { return 0 }
+        return json.intValue.flatMap { UInt16(exactly: $0) }
     }
 
-    /// Maps the vector's `iut_action` to a client command.
+    static func handle(_ json: JSONValue?) -> AttributeHandle? { uint16(json).map { AttributeHandle($0) } }
+
+    static func range(_ action: JSONValue) -> AttributeHandleRange? {
+        guard let start = handle(action["start_handle"]), let end = handle(action["end_handle"]) else { return nil }
+        return AttributeHandleRange(start: start, end: end)
+    }
+
+    /// Maps the vector's `iut_action` to a client command; nil when the call is unknown or
+    /// a field is out of range.
     static func command(for action: JSONValue) -> GATTClientCommand? {
+        guard let handle = handle(action["handle"]), let range = range(action), let offset = uint16(action["offset"]) else {
+            return nil
+        }
         let value = action["value_hex"]?.stringValue.flatMap(parseHex) ?? []
         let uuid = action["uuid"]?.stringValue.flatMap(BluetoothUUID.init)
         switch action["call"]?.stringValue {
-        case "discover_primary_services": return .discoverAllPrimaryServices(in: range(action))
-        case "discover_primary_services_by_uuid": return uuid.map { .discoverPrimaryServices($0, in: range(action)) }
-        case "find_included_services": return .findIncludedServices(in: range(action))
-        case "discover_characteristics": return .discoverAllCharacteristics(in: range(action))
-        case "discover_descriptors": return .discoverDescriptors(in: range(action))
-        case "read_value": return .readValue(handle(action["handle"]))
-        case "read_using_characteristic_uuid": return uuid.map { .readUsingCharacteristicUUID($0, in: range(action)) }
-        case "read_long_value": return .readLongValue(handle(action["handle"]), offset: UInt16(action["offset"]?.intValue ?? 0))
-        case "read_multiple": return .readMultiple(action["handles"]?.arrayValue?.map { handle($0) } ?? [])
-        case "write_value": return .writeValue(handle(action["handle"]), value)
+        case "discover_primary_services": return .discoverAllPrimaryServices(in: range)
+        case "discover_primary_services_by_uuid": return uuid.map { .discoverPrimaryServices($0, in: range) }
+        case "find_included_services": return .findIncludedServices(in: range)
+        case "discover_characteristics": return .discoverAllCharacteristics(in: range)
+        case "discover_descriptors": return .discoverDescriptors(in: range)
+        case "read_value": return .readValue(handle)
+        case "read_using_characteristic_uuid": return uuid.map { .readUsingCharacteristicUUID($0, in: range) }
+        case "read_long_value": return .readLongValue(handle, offset: offset)
+        case "read_multiple":
+            var handles: [AttributeHandle] = []
+            for h in action["handles"]?.arrayValue ?? [] {
+                guard let h = Self.handle(h) else { return nil }
+                handles.append(h)
+            }
+            return .readMultiple(handles)
+        case "write_value": return .writeValue(handle, value)
         case "write_without_response":
-            return action["signed"]?.boolValue == true ? .signedWriteWithoutResponse(handle(action["handle"]), value)
-                : .writeWithoutResponse(handle(action["handle"]), value)
+            return action["signed"]?.boolValue == true ? .signedWriteWithoutResponse(handle, value)
+                : .writeWithoutResponse(handle, value)
         case "write_long_value":
-            let h = handle(action["handle"])
-            let offset = UInt16(action["offset"]?.intValue ?? 0)
-            return action["reliable"]?.boolValue == true ? .reliableWrite([PreparedWrite(handle: h, offset: offset, value: value)])
-                : .writeLongValue(h, offset: offset, value)
-        case "register_notify": return .subscribe(valueHandle: handle(action["value_handle"]))
+            return action["reliable"]?.boolValue == true ? .reliableWrite([PreparedWrite(handle: handle, offset: offset, value: value)])
+                : .writeLongValue(handle, offset: offset, value)
+        case "register_notify": return Self.handle(action["value_handle"]).map { .subscribe(valueHandle: $0) }
         default: return nil
         }
     }

@@ -56,11 +56,13 @@ public struct ConformanceVector: Sendable {
                   let exchange = t["exchange"] as? [[String: Any]] else {
                 throw .invalidVectors("tests[\(i)]: needs id, role and exchange")
             }
+            let raw = JSONValue(foundation: t)
+            try checkNumbers(raw, index: i)
             var steps: [Step] = []
             for (k, e) in exchange.enumerated() {
                 guard let dirName = e["dir"] as? String, let dir = Direction(rawValue: dirName),
                       let hex = e["pdu"] as? String, let pdu = parseHex(hex) else {
-                    throw .invalidVectors("\(id) exchange[\(k)]: needs dir and hex pdu")
+                    throw .invalidVectors("tests[\(i)].exchange[\(k)] (\(id)): needs dir and hex pdu")
                 }
                 steps.append(Step(direction: dir, pdu: pdu, op: (e["op"] as? String) ?? "",
                                   phase: (e["phase"] as? String) ?? "procedure",
@@ -71,10 +73,10 @@ public struct ConformanceVector: Sendable {
             let iut = t["iut"] as? [String: Any] ?? [:]
             out.append(ConformanceVector(
                 id: id, role: role, database: t["database"] as? String,
-                rxMTU: UInt16(clamping: (iut["rx_mtu"] as? Int) ?? 512), iutKind: (iut["kind"] as? String) ?? "",
+                rxMTU: raw["iut"]?["rx_mtu"]?.intValue.flatMap(UInt16.init(exactly:)) ?? 512, iutKind: (iut["kind"] as? String) ?? "",
                 securityLevel: (iut["security_level"] as? String) ?? "low", steps: steps,
                 action: t["iut_action"].map(JSONValue.init(foundation:)),
-                expect: t["expect"].map(JSONValue.init(foundation:)), raw: JSONValue(foundation: t)))
+                expect: t["expect"].map(JSONValue.init(foundation:)), raw: raw))
         }
         return out
     }

@@ -39,8 +39,9 @@ package struct CachedDatabase: Codable, Sendable {
 
     package init(peer: PeerIdentity, database db: DiscoveredDatabase) {
         self.peer = peer.rawValue
-        databaseHash = db.databaseHash.map { hexString($0) }
-        serverSupportedFeatures = db.serverSupportedFeatures.map { hexString($0) }
+        // "" for an empty value: hexString's human "(empty)" would not parse back.
+        databaseHash = db.databaseHash.map { $0.isEmpty ? "" : hexString($0) }
+        serverSupportedFeatures = db.serverSupportedFeatures.map { $0.isEmpty ? "" : hexString($0) }
         services = db.services.map { s in
             Service(uuid: s.uuid.description, start: s.handleRange.start.rawValue, end: s.handleRange.end.rawValue, primary: s.isPrimary,
                     includes: s.includes.map { Include(handle: $0.handle.rawValue, start: $0.serviceRange.start.rawValue,
