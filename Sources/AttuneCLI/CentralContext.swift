@@ -44,10 +44,27 @@ struct CentralContext {
         }
     }
 
-    /// The whole tree, each level discovered as Core Bluetooth apps do.
+    /// The whole tree, each level discovered as Core Bluetooth apps do: the primary
+    /// services, then what each service includes (following includes of included
+    /// services too, so secondary services are reached), then characteristics and
+    /// descriptors of every service found. In handle order.
     static func tree(of peripheral: Peripheral) async throws(CLIError) -> [Service] {
         do {
             var services = try await peripheral.discoverServices()
+            // Each service is asked once, by start handle, so includes that loop back
+            // (which a hostile peer may declare) end the walk instead of repeating it.
+            var next = 0
+            while next < services.count {
+                let included = try await peripheral.discoverIncludedServices(for: services[next])
+                let start = services[next].startHandle
+                services[next].includedServices = await peripheral.services?
+                    .first { $0.startHandle == start }?.includedServices ?? []
+                for s in included where !services.contains(where: { $0.startHandle == s.startHandle }) {
+                    services.append(s)
+                }
+                next += 1
+            }
+            services.sort { $0.startHandle < $1.startHandle }
             for i in services.indices {
                 var characteristics = try await peripheral.discoverCharacteristics(for: services[i])
                 for j in characteristics.indices {
