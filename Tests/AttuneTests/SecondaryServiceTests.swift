@@ -152,6 +152,45 @@ struct SecondaryServiceTests {
         await again.cancelConnection(restored)
     }
 
+    /// Common Audio includes Coordinated Set Identification, itself a primary service,
+    /// which here includes a secondary service in turn. Asked level by level, with only
+    /// Common Audio discovered first, the included primary is still primary and the
+    /// nested secondary is reached.
+    @Test func includedPrimaryAndNestedSecondary() async throws {
+        let commonAudio = BluetoothUUID(0x1853)
+        let coordinatedSet = BluetoothUUID(0x1846)
+        let inner = BluetoothUUID(0x1845)
+        let radio = MemoryRadio()
+        let manager = try PeripheralManager(transport: .memory(radio))
+        _ = try await manager.add(contentsOf: [
+            ServiceDefinition(commonAudio, includes: ["csis"]),
+            ServiceDefinition(coordinatedSet, id: "csis", includes: ["inner"], characteristics: [
+                CharacteristicDefinition(BluetoothUUID(0x2B84), properties: [.read], value: [2]),
+            ]),
+            ServiceDefinition(inner, primary: false, id: "inner", characteristics: [
+                CharacteristicDefinition(BluetoothUUID(0x2B80), properties: [.read], value: [7]),
+            ]),
+        ])
+        try await manager.startAdvertising(localName: "Set")
+        let central = CentralManager(transport: .memory(radio))
+        let ad = try await first(try central.scan(), "advertisement") { $0.localName == "Set" }
+        let peripheral = central.peripheral(for: ad)
+        try await central.connect(peripheral, discoverDatabase: false)
+
+        let cas = try #require(try await peripheral.discoverServices([commonAudio]).first)
+        let csis = try #require(try await peripheral.discoverIncludedServices(for: cas).first)
+        #expect(csis.uuid == coordinatedSet)
+        #expect(csis.isPrimary, "an included primary service stays primary")
+        let nested = try #require(try await peripheral.discoverIncludedServices(for: csis).first)
+        #expect(nested.uuid == inner)
+        #expect(!nested.isPrimary)
+        let value = try #require(try await peripheral.discoverCharacteristics(for: nested).first)
+        #expect(try await peripheral.readValue(for: value) == [7])
+        #expect(await peripheral.services?.map(\.uuid) == [commonAudio, coordinatedSet, inner])
+        #expect(await peripheral.services?.first { $0.uuid == coordinatedSet }?.includedServices?.map(\.uuid) == [inner])
+        await central.cancelConnection(peripheral)
+    }
+
     /// A store written before include declarations were kept has start handles only.
     /// An empty list still says "includes nothing"; a non-empty one cannot be made whole,
     /// so the cache loses its hash and the next connection discovers the tree again.
@@ -169,5 +208,9 @@ struct SecondaryServiceTests {
         let some = try JSONDecoder().decode(GATTCache.self, from: Data(cache("[32]").utf8))
         #expect(some.services[0].includedServices == nil)
         #expect(some.databaseHash == nil)
+        // A service whose includes were never asked for is no old record: the hash stays.
+        let unknown = GATTCache(services: [Service(uuid: BluetoothUUID(0x1844), startHandle: 16, endHandle: 20)],
+                                databaseHash: Array(1...16))
+        #expect(try JSONDecoder().decode(GATTCache.self, from: try JSONEncoder().encode(unknown)) == unknown)
     }
 }

@@ -69,14 +69,18 @@ extension Peripheral {
 
     /// Whether an included service is primary: an include declaration does not say, so
     /// unless the service was already found among the primaries, Discover Secondary
-    /// Services over its group tells.
+    /// Services over its group tells. A server that refuses that request with an ATT
+    /// error still has the service: it is taken as secondary, what includes mostly name.
     private func isPrimary(_ include: IncludedService) async throws(AttuneError) -> Bool {
         if let known = revealed?.first(where: { $0.startHandle == include.startHandle }) { return known.isPrimary }
         let group = AttributeHandleRange(start: include.startHandle, end: include.endHandle)
-        guard group.isValid, case .services(let list) = try await request(.discoverSecondaryServices(in: group)) else {
-            return true
+        guard group.isValid else { return false }
+        do {
+            guard case .services(let list) = try await request(.discoverSecondaryServices(in: group)) else { return false }
+            return !list.contains { $0.handleRange.start == include.startHandle }
+        } catch .att {
+            return false
         }
-        return !list.contains { $0.handleRange.start == include.startHandle }
     }
 
     /// Discovers the characteristics of `service`, all or those with the given UUIDs.

@@ -23,7 +23,22 @@ public struct GATTCache: Hashable, Sendable, Codable {
         // A cache written before include declarations were kept has start handles only
         // (decoded as unknown includes). Validating it by hash would keep that partial
         // tree for good; without the hash the next connection discovers it whole.
-        databaseHash = services.contains { $0.includedServices == nil } ? nil : hash
+        let formats = try c.decode([IncludeFormat].self, forKey: .services)
+        databaseHash = formats.contains(where: \.lacksDeclarations) ? nil : hash
+    }
+
+    /// How a stored service recorded its includes, read beside the service itself.
+    private struct IncludeFormat: Decodable {
+        /// Start handles of included services without their declarations: the old form.
+        let lacksDeclarations: Bool
+
+        private enum CodingKeys: String, CodingKey { case includedServices, includedServiceHandles }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let old = try c.decodeIfPresent([UInt16].self, forKey: .includedServiceHandles)
+            lacksDeclarations = !c.contains(.includedServices) && old?.isEmpty == false
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
