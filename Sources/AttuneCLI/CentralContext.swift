@@ -53,17 +53,20 @@ struct CentralContext {
             var services = try await peripheral.discoverServices()
             // Each service is asked once, by start handle, so includes that loop back
             // (which a hostile peer may declare) end the walk instead of repeating it.
+            var seen = Set(services.map(\.startHandle))
             var next = 0
             while next < services.count {
-                let included = try await peripheral.discoverIncludedServices(for: services[next])
-                let start = services[next].startHandle
-                services[next].includedServices = await peripheral.services?
-                    .first { $0.startHandle == start }?.includedServices ?? []
-                for s in included where !services.contains(where: { $0.startHandle == s.startHandle }) {
+                for s in try await peripheral.discoverIncludedServices(for: services[next])
+                where seen.insert(s.startHandle).inserted {
                     services.append(s)
                 }
                 next += 1
             }
+            // The include declarations, as the peripheral recorded them on each service.
+            let revealed = await peripheral.services ?? []
+            let includes = Dictionary(revealed.map { ($0.startHandle, $0.includedServices ?? []) },
+                                      uniquingKeysWith: { first, _ in first })
+            for i in services.indices { services[i].includedServices = includes[services[i].startHandle] ?? [] }
             services.sort { $0.startHandle < $1.startHandle }
             for i in services.indices {
                 var characteristics = try await peripheral.discoverCharacteristics(for: services[i])

@@ -135,7 +135,9 @@ extension Peripheral {
     /// of those it holds. Before ``discoverServices(_:)`` there is no tree to add to.
     private func reveal(_ services: [Service]) {
         guard var tree = revealed else { return }
-        for s in services where !tree.contains(where: { $0.startHandle == s.startHandle }) { tree.append(s) }
+        // A set, not a scan per service: a peer may declare thousands of services.
+        var known = Set(tree.map(\.startHandle))
+        for s in services where known.insert(s.startHandle).inserted { tree.append(s) }
         revealed = tree.sorted { $0.startHandle < $1.startHandle }
     }
 
