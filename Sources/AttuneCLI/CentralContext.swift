@@ -54,10 +54,30 @@ struct CentralContext {
         }
     }
 
-    /// The whole tree, each level discovered as Core Bluetooth apps do.
+    /// The whole tree, each level discovered as Core Bluetooth apps do: the primary
+    /// services, then what each service includes (following includes of included
+    /// services too, so secondary services are reached), then characteristics and
+    /// descriptors of every service found. In handle order.
     static func tree(of peripheral: Peripheral) async throws(CLIError) -> [Service] {
         do {
             var services = try await peripheral.discoverServices()
+            // Each service is asked once, by start handle, so includes that loop back
+            // (which a hostile peer may declare) end the walk instead of repeating it.
+            var seen = Set(services.map(\.startHandle))
+            var next = 0
+            while next < services.count {
+                for s in try await peripheral.discoverIncludedServices(for: services[next])
+                where seen.insert(s.startHandle).inserted {
+                    services.append(s)
+                }
+                next += 1
+            }
+            // The include declarations, as the peripheral recorded them on each service.
+            let revealed = await peripheral.services ?? []
+            let includes = Dictionary(revealed.map { ($0.startHandle, $0.includedServices ?? []) },
+                                      uniquingKeysWith: { first, _ in first })
+            for i in services.indices { services[i].includedServices = includes[services[i].startHandle] ?? [] }
+            services.sort { $0.startHandle < $1.startHandle }
             for i in services.indices {
                 var characteristics = try await peripheral.discoverCharacteristics(for: services[i])
                 for j in characteristics.indices {

@@ -76,6 +76,10 @@ struct DemoRun {
             return c
         }
         check(tree.contains { $0.uuid == DemoPeripheral.customService }, "the custom 128-bit service was not discovered")
+        check(tree.contains { $0.uuid == DemoPeripheral.includingService
+                              && $0.includedServices?.map(\.uuid) == [DemoPeripheral.secondaryService] }
+              && tree.contains { $0.uuid == DemoPeripheral.secondaryService && !$0.isPrimary && $0.characteristics?.isEmpty == false },
+              "the secondary service was not reached through its include")
 
         // Short reads: the Device Information strings and the sensor location.
         for (uuid, expected) in [(DemoPeripheral.manufacturerName, "Attune"), (DemoPeripheral.modelNumber, "Demo HR-1"),

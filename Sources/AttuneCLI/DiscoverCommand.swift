@@ -8,16 +8,20 @@ enum DiscoverCommand: CLICommand {
     static let usage = """
         usage: attune discover ADDR [--random] [--transport T] [--json]
 
-        Connects (MTU exchange, full discovery) and prints every service, characteristic
-        (with properties and handles) and descriptor:
+        Connects (MTU exchange, full discovery) and prints every service, primary and
+        secondary (reached through include declarations), with its includes,
+        characteristics (with properties and handles) and descriptors:
           service 0x0010..0x0015  180D Heart Rate
-            characteristic 0x0012  2A37 Heart Rate Measurement  [notify]  declaration 0x0011
-              descriptor 0x0013  2902 Client Characteristic Configuration
+            includes 0x0011  180A Device Information  service 0x0020..0x0022
+            characteristic 0x0013  2A37 Heart Rate Measurement  [notify]  declaration 0x0012
+              descriptor 0x0014  2902 Client Characteristic Configuration
+          service 0x0020..0x0022  180A Device Information (secondary)
 
           --random       ADDR is a random address (default: public)
         \(TransportOption.help)
           --json         one document: {"address", "mtu", "services": [{"uuid", "name", "primary",
-                         "start", "end", "characteristics": [{"uuid", "name", "properties",
+                         "start", "end", "includes": [{"declaration", "uuid", "name", "start",
+                         "end"}], "characteristics": [{"uuid", "name", "properties",
                          "declaration", "value", "descriptors": [{"uuid", "name", "handle"}]}]}]}
         """
     static let flags: Set<String> = ["random", "json"]

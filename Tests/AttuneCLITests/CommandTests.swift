@@ -15,12 +15,65 @@ struct CommandTests {
         #expect(document["mtu"] as? Int == 512)
         let services = try #require(document["services"] as? [[String: Any]])
         #expect(services.compactMap { $0["uuid"] as? String }
-                == ["1800", "1801", "180F", "180D", "180A", "A77E0001-5A1D-4E6B-9C3F-7B2E0D6C4A10"])
+                == ["1800", "1801", "180F", "180D", "180A", "A77E0001-5A1D-4E6B-9C3F-7B2E0D6C4A10",
+                    Self.including, Self.secondary])
         let heartRate = try #require(services.first { $0["uuid"] as? String == "180D" })
         let measurement = try #require((heartRate["characteristics"] as? [[String: Any]])?.first)
         #expect(measurement["value"] as? Int == 0x16)
         #expect(measurement["properties"] as? [String] == ["notify"])
         #expect((measurement["descriptors"] as? [[String: Any]])?.first?["uuid"] as? String == "2902")
+    }
+
+    static let including = "A77E0005-5A1D-4E6B-9C3F-7B2E0D6C4A10"
+    static let secondary = "A77E0006-5A1D-4E6B-9C3F-7B2E0D6C4A10"
+
+    /// The demo's last primary service includes a secondary service with a 128-bit UUID:
+    /// both are in the tree, the include with its handles and the UUID the client read.
+    @Test func discoverShowsIncludesAndSecondaryServices() async throws {
+        let run = try await AttuneProcess.run(["discover", Self.demo, "--json"] + Self.memory)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let services = try #require(run.stdout.jsonObject?["services"] as? [[String: Any]])
+        let including = try #require(services.first { $0["uuid"] as? String == Self.including })
+        #expect(including["primary"] as? Bool == true)
+        let includes = try #require(including["includes"] as? [[String: Any]])
+        #expect(includes.count == 1)
+        #expect(includes.first?["declaration"] as? Int == 0x2B)
+        #expect(includes.first?["uuid"] as? String == Self.secondary)
+        #expect(includes.first?["start"] as? Int == 0x2C)
+        #expect(includes.first?["end"] as? Int == 0x2F)
+        let secondary = try #require(services.first { $0["uuid"] as? String == Self.secondary })
+        #expect(secondary["primary"] as? Bool == false)
+        #expect(secondary["start"] as? Int == 0x2C)
+        #expect((secondary["includes"] as? [Any])?.isEmpty == true)
+        let value = try #require((secondary["characteristics"] as? [[String: Any]])?.first)
+        #expect(value["value"] as? Int == 0x2E)
+        #expect((value["descriptors"] as? [[String: Any]])?.first?["handle"] as? Int == 0x2F)
+        #expect(services.compactMap { $0["primary"] as? Bool }.filter { !$0 }.count == 1)
+
+        let text = try await AttuneProcess.run(["discover", Self.demo] + Self.memory)
+        #expect(text.stdoutLines.contains(
+            "  includes 0x002b  \(Self.secondary) Attune Demo Secondary Service  service 0x002c..0x002f"))
+        #expect(text.stdoutLines.contains(
+            "service 0x002c..0x002f  \(Self.secondary) Attune Demo Secondary Service (secondary)"))
+    }
+
+    /// Read, write and subscribe reach a characteristic of the secondary service by handle.
+    @Test func secondaryServiceValueByHandle() async throws {
+        let read = try await AttuneProcess.run(["read", Self.demo, "0x002e"] + Self.memory)
+        #expect(read.status == 0, "stderr: \(read.stderr)")
+        #expect(read.stdout == "5e\n")
+        let write = try await AttuneProcess.run(["write", Self.demo, "0x002e", "77", "--json"] + Self.memory)
+        #expect(write.status == 0, "stderr: \(write.stderr)")
+        #expect(write.stdout.jsonObject?["length"] as? Int == 1)
+        let byUUID = try await AttuneProcess.run(["read", Self.demo, "a77e0007-5a1d-4e6b-9c3f-7b2e0d6c4a10"] + Self.memory)
+        #expect(byUUID.stdout == "5e\n", "and by UUID; stderr: \(byUUID.stderr)")
+        let cccd = try await AttuneProcess.run(["read", Self.demo, "0x002f"] + Self.memory)
+        #expect(cccd.stdout == "0000\n", "the descriptor of the secondary value, by handle")
+        let subscribe = try await AttuneProcess.run(["subscribe", Self.demo, "0x002e", "--count", "2", "--json"] + Self.memory)
+        #expect(subscribe.status == 0, "stderr: \(subscribe.stderr)")
+        let values = subscribe.stdoutLines.compactMap { $0.jsonObject?["value"] as? String }
+        #expect(values.count == 2)
+        #expect(values.allSatisfy { $0.count == 2 }, "one byte each: \(values)")
     }
 
     @Test func readByUUIDAndByHandle() async throws {

@@ -2,11 +2,25 @@ extension Service {
     /// The public value of a service the client engine discovered.
     init(_ s: DiscoveredService) {
         self.init(uuid: s.uuid, isPrimary: s.isPrimary, startHandle: s.handleRange.start, endHandle: s.handleRange.end,
-                  includedServiceHandles: s.includes.map(\.serviceRange.start),
+                  includedServices: s.includes.map(IncludedService.init),
                   characteristics: s.characteristics.map { Characteristic($0, service: s.handleRange.start) })
     }
 
     var handleRange: AttributeHandleRange { AttributeHandleRange(start: startHandle, end: endHandle) }
+}
+
+extension IncludedService {
+    /// The public value of an include declaration the client engine discovered.
+    init(_ i: DiscoveredInclude) {
+        self.init(declarationHandle: i.handle, uuid: i.uuid, startHandle: i.serviceRange.start,
+                  endHandle: i.serviceRange.end)
+    }
+
+    /// The engine's value, to seed it from the cache.
+    var discovered: DiscoveredInclude {
+        DiscoveredInclude(handle: declarationHandle, serviceRange: AttributeHandleRange(start: startHandle, end: endHandle),
+                          uuid: uuid)
+    }
 }
 
 extension Characteristic {
@@ -30,7 +44,7 @@ extension GATTCache {
         DiscoveredDatabase(services: services.map { s in
             DiscoveredService(
                 uuid: s.uuid, handleRange: s.handleRange, isPrimary: s.isPrimary,
-                includes: [],
+                includes: (s.includedServices ?? []).map(\.discovered),
                 characteristics: (s.characteristics ?? []).map { c in
                     DiscoveredCharacteristic(declarationHandle: c.declarationHandle, properties: c.properties,
                                              valueHandle: c.valueHandle, uuid: c.uuid, endHandle: c.endHandle,

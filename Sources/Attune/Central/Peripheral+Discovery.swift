@@ -22,31 +22,65 @@ extension Peripheral {
             found = list.map(Service.init)
         }
         // As in Core Bluetooth, the tree starts bare: characteristics come with their own call.
-        found = found.map { var s = $0; s.characteristics = nil; s.includedServiceHandles = nil; return s }
-        var tree = revealed ?? []
-        for s in found where !tree.contains(where: { $0.startHandle == s.startHandle }) { tree.append(s) }
-        revealed = tree.sorted { $0.startHandle < $1.startHandle }
+        found = found.map { var s = $0; s.characteristics = nil; s.includedServices = nil; return s }
+        revealed = revealed ?? []
+        reveal(found)
         return found
     }
 
-    /// Discovers the services `service` includes.
+    /// Discovers the services `service` includes, like `discoverIncludedServices(_:for:)`,
+    /// all or those with the given UUIDs: fills the service's
+    /// ``Service/includedServices`` in ``services`` and returns the included services.
+    /// They join ``services`` too, secondary ones included, so their characteristics are
+    /// discovered and used like those of any primary service.
     @discardableResult
     public func discoverIncludedServices(_ uuids: [BluetoothUUID]? = nil, for service: Service)
         async throws(AttuneError) -> [Service] {
         guard lifecycle.connectionState == .connected else { throw .notConnected }
+        var includes: [IncludedService]
         var included: [Service] = []
-        if let tree = knownTree, let full = tree.first(where: { $0.startHandle == service.startHandle }) {
-            // The cache keeps included start handles only when discovery saw them.
-            let starts = full.includedServiceHandles ?? []
-            included = tree.filter { starts.contains($0.startHandle) }
-        } else if case .includes(let list) = try await request(.findIncludedServices(in: service.handleRange)) {
-            included = list.map { Service(uuid: $0.uuid, isPrimary: false, startHandle: $0.serviceRange.start,
-                                          endHandle: $0.serviceRange.end) }
+        if let tree = knownTree, let full = tree.first(where: { $0.startHandle == service.startHandle }),
+           let known = full.includedServices {
+            includes = known.filter { uuids?.contains($0.uuid) ?? true }
+            for i in includes {
+                included.append(tree.first { $0.startHandle == i.startHandle }
+                                ?? Service(uuid: i.uuid, isPrimary: false, startHandle: i.startHandle, endHandle: i.endHandle))
+            }
+        } else {
+            guard case .includes(let list) = try await request(.findIncludedServices(in: service.handleRange)) else { return [] }
+            includes = list.map(IncludedService.init).filter { uuids?.contains($0.uuid) ?? true }
+            for i in includes {
+                included.append(Service(uuid: i.uuid, isPrimary: try await isPrimary(i), startHandle: i.startHandle,
+                                        endHandle: i.endHandle))
+            }
         }
-        included = included.filter { uuids?.contains($0.uuid) ?? true }
-            .map { var s = $0; s.characteristics = nil; s.includedServiceHandles = nil; return s }
-        updateService(service.startHandle) { $0.includedServiceHandles = included.map(\.startHandle) }
+        // Two declarations may include the same service; it is one service all the same.
+        var seen: Set<AttributeHandle> = []
+        included = included.filter { seen.insert($0.startHandle).inserted }
+            .map { var s = $0; s.characteristics = nil; s.includedServices = nil; return s }
+        updateService(service.startHandle) { s in
+            var list = s.includedServices ?? []
+            for i in includes where !list.contains(where: { $0.declarationHandle == i.declarationHandle }) { list.append(i) }
+            s.includedServices = list.sorted { $0.declarationHandle < $1.declarationHandle }
+        }
+        reveal(included)
         return included
+    }
+
+    /// Whether an included service is primary: an include declaration does not say, so
+    /// unless the service was already found among the primaries, Discover Secondary
+    /// Services over its group tells. A server that refuses that request with an ATT
+    /// error still has the service: it is taken as secondary, what includes mostly name.
+    private func isPrimary(_ include: IncludedService) async throws(AttuneError) -> Bool {
+        if let known = revealed?.first(where: { $0.startHandle == include.startHandle }) { return known.isPrimary }
+        let group = AttributeHandleRange(start: include.startHandle, end: include.endHandle)
+        guard group.isValid else { return false }
+        do {
+            guard case .services(let list) = try await request(.discoverSecondaryServices(in: group)) else { return false }
+            return !list.contains { $0.handleRange.start == include.startHandle }
+        } catch .att {
+            return false
+        }
     }
 
     /// Discovers the characteristics of `service`, all or those with the given UUIDs.
@@ -95,6 +129,16 @@ extension Peripheral {
             if let c = s.characteristics?.first(where: { $0.valueHandle == valueHandle }) { return c }
         }
         return nil
+    }
+
+    /// Adds services to the revealed tree, in handle order, keeping what is already known
+    /// of those it holds. Before ``discoverServices(_:)`` there is no tree to add to.
+    private func reveal(_ services: [Service]) {
+        guard var tree = revealed else { return }
+        // A set, not a scan per service: a peer may declare thousands of services.
+        var known = Set(tree.map(\.startHandle))
+        for s in services where known.insert(s.startHandle).inserted { tree.append(s) }
+        revealed = tree.sorted { $0.startHandle < $1.startHandle }
     }
 
     private func updateService(_ start: AttributeHandle, _ change: (inout Service) -> Void) {

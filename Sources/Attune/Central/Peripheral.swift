@@ -119,7 +119,8 @@ public actor Peripheral {
     public nonisolated var lifecycleEvents: AsyncStream<LifecycleEvent> { lifecycleBroadcast.stream() }
 
     /// The services discovered so far (nil before ``discoverServices(_:)``), like
-    /// `CBPeripheral.services`. A peripheral restored from the store (one that was
+    /// `CBPeripheral.services`, with the services ``discoverIncludedServices(_:for:)``
+    /// reached, secondary ones included, in handle order. A peripheral restored from the store (one that was
     /// connected with automatic reconnect) exposes its cached tree at once, so a
     /// restarted process can listen to its characteristics without rediscovering.
     public var services: [Service]? { revealed ?? (isRestored ? knownTree : nil) }

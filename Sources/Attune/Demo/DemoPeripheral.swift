@@ -1,6 +1,7 @@
 /// The built-in heart-rate-style peripheral that `attune demo` (and the CLI's
-/// `--transport memory`) talk to: Battery, Heart Rate, Device Information and a custom
-/// 128-bit service whose values exercise the long and reliable GATT procedures.
+/// `--transport memory`) talk to: Battery, Heart Rate, Device Information, a custom
+/// 128-bit service whose values exercise the long and reliable GATT procedures, and a
+/// primary service that includes a secondary one, as LE Audio and hearing aids do.
 ///
 /// ```swift
 /// let radio = MemoryRadio()
@@ -38,6 +39,18 @@ public struct DemoPeripheral: Sendable {
     /// Indicate: a 32-bit little-endian counter.
     public static let indicateCharacteristic = BluetoothUUID("A77E0004-5A1D-4E6B-9C3F-7B2E0D6C4A10")!
 
+    /// A primary service whose only attribute past its declaration is an include of
+    /// ``secondaryService``; placed after the others so their handles stay where they were.
+    public static let includingService = BluetoothUUID("A77E0005-5A1D-4E6B-9C3F-7B2E0D6C4A10")!
+    /// A secondary service, reachable only through the include of ``includingService``.
+    /// Its 128-bit UUID is not in the include declaration: a client reads it from the
+    /// service's own declaration (Vol 3 Part G §4.5.1).
+    public static let secondaryService = BluetoothUUID("A77E0006-5A1D-4E6B-9C3F-7B2E0D6C4A10")!
+    /// In ``secondaryService``: read, write and notify, one byte, ``secondaryValue`` at first.
+    public static let secondaryCharacteristic = BluetoothUUID("A77E0007-5A1D-4E6B-9C3F-7B2E0D6C4A10")!
+    /// The first value of ``secondaryCharacteristic``.
+    public static let secondaryValue: [UInt8] = [0x5E]
+
     /// The 300-byte value of ``longReadCharacteristic``: longer than any one Read
     /// Response below ATT_MTU 302, so reading it takes Read Blob; no byte repeats with a
     /// period that would hide a misplaced part.
@@ -70,6 +83,10 @@ public struct DemoPeripheral: Sendable {
                                          extendedProperties: [.reliableWrite], value: []),
                 CharacteristicDefinition(indicateCharacteristic, properties: [.indicate], value: [0, 0, 0, 0]),
             ]),
+            ServiceDefinition(includingService, includes: ["secondary"]),
+            ServiceDefinition(secondaryService, primary: false, id: "secondary", characteristics: [
+                CharacteristicDefinition(secondaryCharacteristic, properties: [.read, .write, .notify], value: secondaryValue),
+            ]),
         ]
     }
 
@@ -97,11 +114,13 @@ public struct DemoPeripheral: Sendable {
     /// Sends values to subscribers until the task is cancelled: a heart-rate
     /// measurement every `interval`, and every second interval an indication of a
     /// 32-bit counter and the battery level (alternating), so even a one-second listen
-    /// sees each kind. Values wait for room on the link rather than being dropped.
+    /// sees each kind; with the counter, its low byte as a notification of the secondary
+    /// service's value. Values wait for room on the link rather than being dropped.
     public func sendUpdates(interval: Duration = .milliseconds(250)) async {
         guard let measurement = characteristic(Self.heartRateMeasurement),
               let battery = characteristic(Self.batteryLevel),
-              let indicate = characteristic(Self.indicateCharacteristic) else { return }
+              let indicate = characteristic(Self.indicateCharacteristic),
+              let secondary = characteristic(Self.secondaryCharacteristic) else { return }
         var tick = 0
         while !Task.isCancelled {
             // Flags 0: an 8-bit rate follows; a gentle 60…90 bpm wave.
@@ -109,6 +128,7 @@ public struct DemoPeripheral: Sendable {
             if tick % 2 == 1 {
                 let n = UInt32(tick / 2)
                 await send((0..<4).map { UInt8(truncatingIfNeeded: n >> (8 * $0)) }, indicate)
+                await send([UInt8(truncatingIfNeeded: n)], secondary)
             }
             if tick % 2 == 0 { await send([UInt8(max(1, 100 - tick / 8))], battery) }
             tick += 1

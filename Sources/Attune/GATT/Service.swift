@@ -8,21 +8,25 @@ public struct Service: Hashable, Sendable, Codable, Identifiable {
     public var startHandle: AttributeHandle
     /// Last handle of the service's group.
     public var endHandle: AttributeHandle
-    /// Start handles of the included services; nil until discovered.
-    public var includedServiceHandles: [AttributeHandle]?
+    /// The service's include declarations, like `CBService.includedServices`; nil until
+    /// ``Peripheral/discoverIncludedServices(_:for:)`` ran.
+    public var includedServices: [IncludedService]?
     /// nil until ``Peripheral/discoverCharacteristics(_:for:)`` ran.
     public var characteristics: [Characteristic]?
 
     public var id: AttributeHandle { startHandle }
 
+    /// Start handles of the included services; nil until discovered.
+    public var includedServiceHandles: [AttributeHandle]? { includedServices?.map(\.startHandle) }
+
     /// A service value; discovery makes these, tests and caches may too.
     public init(uuid: BluetoothUUID, isPrimary: Bool = true, startHandle: AttributeHandle, endHandle: AttributeHandle,
-                includedServiceHandles: [AttributeHandle]? = nil, characteristics: [Characteristic]? = nil) {
+                includedServices: [IncludedService]? = nil, characteristics: [Characteristic]? = nil) {
         self.uuid = uuid
         self.isPrimary = isPrimary
         self.startHandle = startHandle
         self.endHandle = endHandle
-        self.includedServiceHandles = includedServiceHandles
+        self.includedServices = includedServices
         self.characteristics = characteristics
     }
 
@@ -31,8 +35,10 @@ public struct Service: Hashable, Sendable, Codable, Identifiable {
         startHandle <= handle && handle <= endHandle
     }
 
+    /// `includedServiceHandles` is what stores written before include declarations were
+    /// kept hold: start handles only. It is read, never written.
     private enum CodingKeys: String, CodingKey {
-        case uuid, isPrimary, startHandle, endHandle, includedServiceHandles, characteristics
+        case uuid, isPrimary, startHandle, endHandle, includedServices, includedServiceHandles, characteristics
     }
 
     public init(from decoder: any Decoder) throws {
@@ -41,8 +47,16 @@ public struct Service: Hashable, Sendable, Codable, Identifiable {
         isPrimary = try c.decode(Bool.self, forKey: .isPrimary)
         startHandle = AttributeHandle(try c.decode(UInt16.self, forKey: .startHandle))
         endHandle = AttributeHandle(try c.decode(UInt16.self, forKey: .endHandle))
-        includedServiceHandles = try c.decodeIfPresent([UInt16].self, forKey: .includedServiceHandles)?
-            .map(AttributeHandle.init(rawValue:))
+        if let includes = try c.decodeIfPresent([IncludedService].self, forKey: .includedServices) {
+            includedServices = includes
+        } else if let legacy = try c.decodeIfPresent([UInt16].self, forKey: .includedServiceHandles), legacy.isEmpty {
+            // An old record that knew the service includes nothing: that much carries over.
+            includedServices = []
+        } else {
+            // An old record with start handles only lacks the declaration handles and
+            // UUIDs; ``GATTCache`` sees to it that such a tree is discovered again.
+            includedServices = nil
+        }
         characteristics = try c.decodeIfPresent([Characteristic].self, forKey: .characteristics)
     }
 
@@ -52,7 +66,7 @@ public struct Service: Hashable, Sendable, Codable, Identifiable {
         try c.encode(isPrimary, forKey: .isPrimary)
         try c.encode(startHandle.rawValue, forKey: .startHandle)
         try c.encode(endHandle.rawValue, forKey: .endHandle)
-        try c.encodeIfPresent(includedServiceHandles?.map(\.rawValue), forKey: .includedServiceHandles)
+        try c.encodeIfPresent(includedServices, forKey: .includedServices)
         try c.encodeIfPresent(characteristics, forKey: .characteristics)
     }
 }

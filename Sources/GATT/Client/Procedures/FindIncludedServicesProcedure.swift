@@ -61,7 +61,12 @@ struct FindIncludedServicesProcedure: ClientProcedure {
                 let group = AttributeHandleRange(start: start, end: end)
                 guard group.isValid else { return .violation(.handleOutOfRange(start, group), pdu, bytes) }
                 if r.length == 8 {
-                    includes.append(DiscoveredInclude(handle: e.handle, serviceRange: group, uuid: BluetoothUUID(littleEndian: v[(s + 4)...])!))
+                    // The length check leaves two bytes here; the guard keeps a decoder
+                    // change from ever trapping on a peer's bytes.
+                    guard let uuid = BluetoothUUID(littleEndian: v[(s + 4)...]) else {
+                        return .violation(.invalidEntryLength(Int(r.length)), pdu, bytes)
+                    }
+                    includes.append(DiscoveredInclude(handle: e.handle, serviceRange: group, uuid: uuid))
                 } else {
                     unresolved.append(includes.count)
                     includes.append(DiscoveredInclude(handle: e.handle, serviceRange: group, uuid: BluetoothUUID(0)))
