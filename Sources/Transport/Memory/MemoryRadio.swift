@@ -11,6 +11,8 @@ public final class MemoryRadio: Sendable {
     struct Advertiser {
         var address: BluetoothAddress
         var advertisement: Advertisement
+        /// What a scan request gets back, as a real advertiser answers an active scan.
+        var scanResponse: Advertisement
         var accept: @Sendable (any ATTLink) -> Void
     }
 
@@ -102,7 +104,7 @@ public final class MemoryRadio: Sendable {
             guard s.powered else { return nil }
             defer { s.nextID += 1 }
             s.scanners[s.nextID] = report
-            return (s.nextID, s.advertisers.values.map(\.advertisement))
+            return (s.nextID, s.advertisers.values.flatMap { [$0.advertisement, $0.scanResponse] })
         }
         guard let (id, current) = result else { throw .unavailable(.adapterDown("memory radio")) }
         for ad in current { report(ad) }
@@ -121,20 +123,33 @@ public final class MemoryRadio: Sendable {
 
     func startAdvertising(from address: BluetoothAddress, _ parameters: AdvertisingParameters,
                           accept: @escaping @Sendable (any ATTLink) -> Void) throws(AttuneError) {
-        // The advertisement goes through the shared AD parser, as one from the air would.
+        // The advertisement goes through the shared AD parser, as one from the air would,
+        // split as legacy advertising splits it: what does not fit the 31 bytes of the
+        // advertisement goes to the scan response an active scan gets right after. Data
+        // too long for both stays whole in the advertisement: the memory radio has no air.
+        var (data, response) = UserlandController.split(parameters.advertisingData)
+        if data.count + response.count < parameters.advertisingData.count {
+            (data, response) = (parameters.advertisingData, [])
+        }
         let advertisement = Advertisement(
-            address: address, addressType: .random, rssi: -40,
-            data: AdvertisingData(decoding: parameters.advertisingData[...]),
+            address: address, addressType: .random, rssi: -40, data: AdvertisingData(decoding: data[...]),
             isConnectable: parameters.isConnectable, isScannable: true, isScanResponse: false)
+        let scanResponse = Advertisement(
+            address: address, addressType: .random, rssi: -40, data: AdvertisingData(decoding: response[...]),
+            isConnectable: false, isScannable: true, isScanResponse: true)
         let result = state.withLock { s -> ([@Sendable (Advertisement) -> Void], [Int: PendingConnect])? in
             guard s.powered else { return nil }
-            s.advertisers[address] = Advertiser(address: address, advertisement: advertisement, accept: accept)
+            s.advertisers[address] = Advertiser(address: address, advertisement: advertisement,
+                                                scanResponse: scanResponse, accept: accept)
             let waiting = parameters.isConnectable ? s.pending.filter { $0.value.target == address } : [:]
             for id in waiting.keys { s.pending.removeValue(forKey: id) }
             return (Array(s.scanners.values), waiting)
         }
         guard let (scanners, waiting) = result else { throw .unavailable(.adapterDown("memory radio")) }
-        for scanner in scanners { scanner(advertisement) }
+        for scanner in scanners {
+            scanner(advertisement)
+            scanner(scanResponse)
+        }
         for (_, connect) in waiting {
             connect.continuation.resume(returning: link(connect.central, to: address, accept: accept))
         }

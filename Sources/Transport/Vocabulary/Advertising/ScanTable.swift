@@ -6,8 +6,8 @@ import HCI
 /// passes the time, and calls ``expire(at:)`` by ``nextDeadline``.
 ///
 /// Without duplicates each device is delivered once, its scan response merged into its
-/// advertisement: a scannable advertisement is held until its scan response arrives or
-/// ``scanResponseWait`` passes. A later report that changes the device's data or name
+/// advertisement: a scannable or connectable advertisement is held until its scan
+/// response arrives or ``scanResponseWait`` passes. A later report that changes the device's data or name
 /// delivers it again, marked ``Advertisement/isUpdate``. With duplicates every report is
 /// delivered, merged with what the device sent before.
 ///
@@ -104,8 +104,11 @@ public struct ScanTable: Sendable {
         if entry.delivered == nil {
             // Connectability comes from the advertisement: a scan response alone waits for it.
             if entry.advertisement.isScanResponse { return out }
-            let complete = entry.advertisement.scanResponseData != nil
-                || !entry.advertisement.isScannable || !expectsScanResponses
+            // Connectable advertisements wait too: Bumble's controller, for one, follows an
+            // extended connectable advertisement whose type says "not scannable" with a
+            // scan response. Only a device that takes neither is final at once.
+            let ad = entry.advertisement
+            let complete = ad.scanResponseData != nil || !(ad.isScannable || ad.isConnectable) || !expectsScanResponses
             if complete {
                 entries[slot].holdUntil = nil
                 out.append(deliver(slot, isUpdate: false))
