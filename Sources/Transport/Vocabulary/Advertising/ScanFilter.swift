@@ -4,7 +4,10 @@ import Synchronization
 /// through goes to `deliver`, in order, including devices whose wait for a scan response
 /// ended with no report arriving (a timer task wakes for those).
 ///
-/// `deliver` runs under the filter's lock, so it must not block for long nor call back in.
+/// Deliveries are serialised (one device's discovery comes before its update) by a lock
+/// of their own, which ``close()`` never takes: a consumer that stops (its stream's
+/// termination handler closing the filter) while a delivery is under way cannot deadlock.
+/// `deliver` must not call back into the filter.
 public final class ScanFilter: Sendable {
     private struct State: Sendable {
         var table: ScanTable
@@ -13,6 +16,8 @@ public final class ScanFilter: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Held while delivering, so deliveries leave in the order the table produced them.
+    private let delivery = Mutex(())
     private let deliver: @Sendable (Advertisement) -> Void
 
     public init(_ table: ScanTable, deliver: @escaping @Sendable (Advertisement) -> Void) {
@@ -29,10 +34,14 @@ public final class ScanFilter: Sendable {
 
     /// Takes one report, received now.
     public func receive(_ report: Advertisement) {
-        state.withLock { state in
-            guard !state.closed else { return }
-            for advertisement in state.table.receive(report, at: .now) { deliver(advertisement) }
-            if state.timer == nil, state.table.nextDeadline != nil { state.timer = startTimer() }
+        delivery.withLock { _ in
+            let due = state.withLock { state -> [Advertisement] in
+                guard !state.closed else { return [] }
+                let due = state.table.receive(report, at: .now)
+                if state.timer == nil, state.table.nextDeadline != nil { state.timer = startTimer() }
+                return due
+            }
+            for advertisement in due { deliver(advertisement) }
         }
     }
 
@@ -65,9 +74,9 @@ public final class ScanFilter: Sendable {
     }
 
     private func expireDue() {
-        state.withLock { state in
-            guard !state.closed else { return }
-            for advertisement in state.table.expire(at: .now) { deliver(advertisement) }
+        delivery.withLock { _ in
+            let due = state.withLock { state in state.closed ? [] : state.table.expire(at: .now) }
+            for advertisement in due { deliver(advertisement) }
         }
     }
 }
