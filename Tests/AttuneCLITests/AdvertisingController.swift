@@ -9,13 +9,15 @@ import HCI
 /// host's initialisation (legacy LE commands only), and once scanning is enabled reports
 /// three rounds of
 /// - A (connectable, scannable): ADV_IND with flags and the Heart Rate service, then a
-///   SCAN_RSP carrying ``hostileName`` (ESC, newline, NUL, a quote, an invalid byte);
+///   SCAN_RSP carrying ``hostileName``;
 /// - B (non-connectable): ADV_NONCONN_IND named "B1", renamed "B2" in the last round.
 /// Each `attune` run connects anew; every connection is served on threads of its own.
 final class AdvertisingController: @unchecked Sendable {
-    static let hostileNameBytes: [UInt8] = Array("Evil\u{1b}[2J\n".utf8) + [0x00, 0x22, 0x78, 0xFF]
+    /// ESC and a screen clear, a newline, NUL, a quote, the C1 CSI (U+009B) and a byte
+    /// that is not UTF-8.
+    static let hostileNameBytes: [UInt8] = Array("Evil\u{1b}[2J\n".utf8) + [0x00, 0x22, 0x78, 0xC2, 0x9B, 0xFF]
     /// What the name decodes to: the invalid byte replaced.
-    static let hostileName = "Evil\u{1b}[2J\n\u{0}\"x\u{FFFD}"
+    static let hostileName = "Evil\u{1b}[2J\n\u{0}\"x\u{9b}\u{FFFD}"
     static let a = BluetoothAddress(0xC1, 0x0A, 0x0A, 0x0A, 0x0A, 0x0A)
     static let b = BluetoothAddress(0xC2, 0x0B, 0x0B, 0x0B, 0x0B, 0x0B)
 

@@ -25,6 +25,7 @@ struct ScanCommandTests {
         for (label, arguments) in Self.paths(controller.path) {
             let run = try await AttuneProcess.run(["scan", "--json"] + arguments)
             #expect(run.status == 0, "\(label): \(run.stderr)")
+            #expect(!run.stdout.contains("\u{1b}") && !run.stdout.contains("\u{9b}"), "\(label): escaped in JSON too")
             let objects = try Self.objects(run)
             let a = objects.filter { $0["address"] as? String == AdvertisingController.a.description }
             let b = objects.filter { $0["address"] as? String == AdvertisingController.b.description }
@@ -60,7 +61,7 @@ struct ScanCommandTests {
             #expect(!run.stdout.contains("\u{0}"), "\(label)")
             #expect(run.stdoutLines.count == 3, "\(label): the newline in the name makes no line of its own: \(run.stdout)")
             let a = try #require(run.stdoutLines.first { $0.hasPrefix(AdvertisingController.a.description) }, "\(label)")
-            #expect(a.contains(#""Evil\x1b[2J\n\x00\"x\#u{FFFD}""#), "\(label): \(a)")
+            #expect(a.contains(#""Evil\x1b[2J\n\x00\"x\u{9b}\#u{FFFD}""#), "\(label): \(a)")
             #expect(run.stdoutLines.last?.hasSuffix("update") == true, "\(label)")
         }
     }
