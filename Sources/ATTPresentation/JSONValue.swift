@@ -54,7 +54,11 @@ public indirect enum JSONValue: Hashable, Sendable, CustomStringConvertible {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 {
+                // C0 controls must be escaped; DEL, the C1 controls (0x9B is a CSI to some
+                // terminals) and the line and paragraph separators are, so JSON from the air
+                // printed to a terminal cannot drive it.
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
+                    || scalar.value == 0x2029 {
                     let h = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
                 } else {

@@ -19,6 +19,10 @@
 @_exported import enum Transport.MemoryTapEvent
 @_exported import struct Transport.Advertisement
 @_exported import struct Transport.AdvertisingFlags
+// The scan's duplicate filter: its limits are `scan(deviceLimit:)`'s defaults, and it
+// filters reports the same way for a caller driving a host of its own.
+@_exported import struct Transport.ScanTable
+@_exported import class Transport.ScanFilter
 @_exported import enum Transport.PeripheralIdentifier
 @_exported import enum Transport.AttuneError
 @_exported import enum Transport.DisconnectReason

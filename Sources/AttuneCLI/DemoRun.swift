@@ -49,7 +49,7 @@ struct DemoRun {
         }
         guard let ad = found else { throw CLIError.failure("the demo peripheral was not found while scanning") }
         let services = ad.serviceUUIDs.map(\.description).joined(separator: ", ")
-        emit("found", text: "found \"\(ad.localName ?? "?")\" \(ad.address) (\(ad.addressType.map { "\($0)" } ?? "?"))  RSSI \(ad.rssi ?? 0)  services \(services)",
+        emit("found", text: "found \"\(PeerText.escaped(ad.localName ?? "?"))\" \(ad.address) (\(ad.addressType.map { "\($0)" } ?? "?"))  RSSI \(ad.rssi ?? 0)  services \(services)",
              [("name", ad.localName.map(JSONValue.string) ?? .null), ("address", .string(ad.address.description)),
               ("rssi", .int(Int(ad.rssi ?? 0))), ("services", .array(ad.serviceUUIDs.map { .string($0.description) }))])
         let peripheral = central.peripheral(for: ad)
@@ -86,7 +86,7 @@ struct DemoRun {
                                  (DemoPeripheral.firmwareRevision, "1.0.0")] {
             let value = try await peripheral.readValue(for: try find(uuid))
             let text = String(decoding: value, as: UTF8.self)
-            report(read: uuid, value, ok: text == expected, note: "\"\(text)\"")
+            report(read: uuid, value, ok: text == expected, note: "\"\(PeerText.escaped(text))\"")
         }
         let location = try await peripheral.readValue(for: try find(DemoPeripheral.bodySensorLocation))
         report(read: DemoPeripheral.bodySensorLocation, location, ok: location == DemoPeripheral.sensorLocation,

@@ -1,15 +1,21 @@
+import Attune
 import Foundation
 import HCI
+import Synchronization
 import class Transport.BTSnoopRecorder
 import enum Transport.H4Endpoint
 import class Transport.UserlandHost
 
 /// `attune scan --controller ENDPOINT`: a scan driven straight through our userland host
 /// on an H4 controller or the user channel, HCI packet by packet, with the H4 traffic
-/// recorded by `--snoop`. (`--transport` goes through the managers instead.)
+/// recorded by `--snoop`. (`--transport` goes through the managers instead.) Reports go
+/// through the same ``ScanTable`` as `CentralManager.scan`, and print the same way.
 enum UserlandScan {
-    static func run(_ arguments: Arguments) async throws -> Int32 {
+    static func run(_ arguments: Arguments, listing: ScanCommand.Listing) async throws -> Int32 {
         guard let text = arguments.option("controller") else { throw CLIError.usage("--controller is required") }
+        for name in ["timeout", "transport"] where arguments.option(name) != nil {
+            throw CLIError.usage("--\(name) does not go with --controller (use --seconds)")
+        }
         let endpoint: H4Endpoint
         do { endpoint = try H4Endpoint(parsing: text) } catch { throw CLIError.usage(error.description) }
         let duration = try arguments.seconds("seconds", default: 5, in: 0.001...86_400)
@@ -29,25 +35,18 @@ enum UserlandScan {
             throw CLIError.failure("\(endpoint): \(error)")
         }
         defer { host.close() }
-        let json = arguments.flag("json")
-        let listing = Task {
-            var seen = Set<String>()
-            var names: [String: String] = [:]
-            for await event in host.events {
+        let printed = Mutex(0)
+        let filter = ScanFilter(ScanTable(limit: listing.deviceLimit, allowDuplicates: listing.allowDuplicates)) { ad in
+            guard listing.services.map({ ad.advertises(anyOf: $0) }) ?? true else { return }
+            printed.withLock { $0 += 1 }
+            Output.live(listing.render(ad))
+        }
+        let events = host.events
+        let reader = Task {
+            for await event in events {
                 guard case .advertisingReport(let report) = event else { continue }
-                let key = "\(report.address)/\(report.addressType)"
-                let name = AdvertisingData(decoding: report.data[...]).localName
-                if let name { names[key] = name }
-                // Print once, preferably once the name is known (it often comes in the scan response).
-                guard !seen.contains(key), name != nil || report.isScanResponse else { continue }
-                seen.insert(key)
-                let type = report.addressType == 0 ? "public" : report.addressType == 1 ? "random" : "0x\(String(report.addressType, radix: 16))"
-                if json {
-                    let quoted = names[key].map { "\"\($0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"" } ?? "null"
-                    Output.data("{\"address\": \"\(report.address)\", \"address_type\": \"\(type)\", \"rssi\": \(report.rssi), \"name\": \(quoted)}")
-                } else {
-                    Output.data("\(report.address)  \(type)  \(report.rssi)  \(names[key] ?? "")")
-                }
+                ScanCommand.reportLoss(report.lostBefore)
+                filter.receive(Advertisement(report))
             }
         }
         do {
@@ -59,7 +58,10 @@ enum UserlandScan {
             throw CLIError.failure("\(endpoint): \(error)")
         }
         host.close()
-        await listing.value
+        await reader.value
+        filter.close()
+        let count = printed.withLock { $0 }
+        Output.status("\(count) advertisement\(count == 1 ? "" : "s")")
         return 0
     }
 }

@@ -51,6 +51,27 @@ struct BumbleCLITests {
         #expect(run.stdoutLines.count == 3)
     }
 
+    /// Bumble's peripheral answers our active scan with a scan response after every
+    /// advertisement: without --duplicates it prints once, its response merged in; with
+    /// --duplicates, once per report.
+    @Test(.timeLimit(.minutes(2)))
+    func scanPrintsBumbleOnceUnlessDuplicates() async throws {
+        let lab = try await BumbleLab.start()
+        defer { lab.stop() }
+        func sightings(_ flags: [String]) async throws -> [[String: Any]] {
+            let run = try await AttuneProcess.run(["scan", "--json", "--timeout", "2", "--transport", lab.transport] + flags,
+                                                  timeout: 30)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            return run.stdoutLines.compactMap(\.jsonObject).filter { $0["address"] as? String == lab.address }
+        }
+        let once = try await sightings([])
+        #expect(once.count == 1, "\(once)")
+        #expect(once.first?["name"] as? String == "AttuneBumble0")
+        #expect(once.first?["update"] as? Bool == false)
+        let every = try await sightings(["--duplicates"])
+        #expect(every.count > 2, "a report every 20 ms advertising interval: \(every.count)")
+    }
+
     /// Bumble's GATT client runs the interop cells against `attune serve` serving the
     /// interop database (Fixtures/databases/interop.json). The notify and indicate cells
     /// want values pushed on subscribe and the callback cell an application error: a

@@ -11,25 +11,58 @@ struct ScanTests {
         return (ads[0], ads[1])
     }
 
-    @Test func withoutDuplicatesEachDeviceOnceThenCompletedByItsScanResponse() async throws {
+    @Test func withoutDuplicatesEachDeviceOnceWithItsScanResponseMerged() async throws {
         let (ad, response) = try Self.captured()
         let radio = MemoryRadio()
         let central = CentralManager(transport: .memory(radio))
         var reports = try central.scan().makeAsyncIterator()
-        radio.receive(response)          // a scan response alone is held back
-        radio.receive(ad)
+        radio.receive(ad)                // held for its scan response
         radio.receive(ad)                // a duplicate is dropped
-        radio.receive(response)          // completes the first sighting
+        radio.receive(response)          // completes it: one discovery
         radio.receive(response)          // nothing new
+        radio.receive(ad)
         var other = ad
         other.address = BluetoothAddress(rawValue: 0xC0FFEE)
+        var otherResponse = response
+        otherResponse.address = other.address
+        radio.receive(otherResponse)     // a scan response alone waits for its advertisement
         radio.receive(other)
         let first = try #require(await reports.next())
-        #expect(first.address == ad.address && first.scanResponseData == nil)
+        #expect(first.address == ad.address && first.scanResponseData != nil && first.isConnectable)
+        #expect(first.localName == "BumbleLabPeer" && !first.isUpdate)
         let second = try #require(await reports.next())
-        #expect(second.address == ad.address && second.scanResponseData != nil && second.isConnectable)
-        let third = try #require(await reports.next())
-        #expect(third.address == other.address)
+        #expect(second.address == other.address && second.scanResponseData != nil && !second.isUpdate)
+    }
+
+    @Test func aChangedNameIsDeliveredAgainAsAnUpdate() async throws {
+        let (ad, response) = try Self.captured()
+        let radio = MemoryRadio()
+        let central = CentralManager(transport: .memory(radio))
+        var reports = try central.scan().makeAsyncIterator()
+        radio.receive(ad)
+        radio.receive(response)
+        var renamed = ad
+        renamed.localName = "Renamed"
+        renamed.isLocalNameComplete = true
+        radio.receive(renamed)
+        let first = try #require(await reports.next())
+        #expect(!first.isUpdate)
+        let update = try #require(await reports.next())
+        #expect(update.isUpdate && update.localName == "Renamed")
+    }
+
+    @Test func theMemoryRadioAnswersWithAScanResponse() async throws {
+        let radio = MemoryRadio()
+        // Flags and the service list take 7 of the advertisement's 31 bytes; the name's
+        // 27 go to the scan response.
+        let long = "Name in the scan response"
+        try radio.startAdvertising(from: BluetoothAddress(rawValue: 0xC0_0000_0042),
+                                   AdvertisingParameters(localName: long, serviceUUIDs: [BluetoothUUID(0x180D)])) { _ in }
+        let central = CentralManager(transport: .memory(radio))
+        var reports = try central.scan().makeAsyncIterator()
+        let ad = try #require(await reports.next())
+        #expect(ad.localName == long && ad.serviceUUIDs == [BluetoothUUID(0x180D)])
+        #expect(ad.scanResponseData != nil)
     }
 
     @Test func allowDuplicatesDeliversEveryReportMerged() async throws {

@@ -38,6 +38,9 @@ final class FloodingPeer: @unchecked Sendable {
     private var written = 0
     private var responses = 0
     private var closed = false
+    /// Advertisers still to report: (first address, how many, with a scan response each).
+    private var advertisers: [(first: UInt64, count: Int, scanResponse: Bool)] = []
+    private var advertisersWritten = 0
 
     /// Listens on a fresh socket path; the host connects to `.unix(path: path)`.
     /// - Parameters:
@@ -90,6 +93,29 @@ final class FloodingPeer: @unchecked Sendable {
         floodRemaining += count
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Queues LE Advertising Reports from `count` advertisers at consecutive random static
+    /// addresses from `first`: each an ADV_IND followed by its SCAN_RSP (with a name), or
+    /// an ADV_NONCONN_IND alone.
+    func advertise(_ count: Int, from first: UInt64, scanResponse: Bool) {
+        condition.lock()
+        advertisers.append((first, count, scanResponse))
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Advertisers whose reports are written to the socket so far.
+    var advertisersReported: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return advertisersWritten
+    }
+
+    /// One LE Advertising Report event: `type` 0x00 ADV_IND, 0x03 ADV_NONCONN_IND, 0x04 SCAN_RSP.
+    static func advertisingReport(_ address: UInt64, type: UInt8, data: [UInt8]) -> [UInt8] {
+        let bytes = BluetoothAddress(rawValue: address).littleEndianBytes
+        return event(0x3E, [0x02, 1, type, 0x01] + bytes + [UInt8(data.count)] + data + [0xC4])
     }
 
     /// Notifications written to the socket so far.
@@ -188,7 +214,7 @@ final class FloodingPeer: @unchecked Sendable {
     private func writeLoop() {
         while true {
             condition.lock()
-            while !closed && answers.isEmpty && floodRemaining == 0 { condition.wait() }
+            while !closed && answers.isEmpty && floodRemaining == 0 && advertisers.isEmpty { condition.wait() }
             if closed {
                 condition.unlock()
                 return
@@ -200,6 +226,25 @@ final class FloodingPeer: @unchecked Sendable {
                 answers = []
                 condition.unlock()
                 ok = Self.writeAll(descriptor, out[...])
+            } else if floodRemaining == 0 {
+                // Advertisers, a few hundred per write.
+                let (first, count, scanResponse) = advertisers[0]
+                let n = min(count, Self.notificationsPerWrite)
+                if n == count { advertisers.removeFirst() } else { advertisers[0] = (first + UInt64(n), count - n, scanResponse) }
+                condition.unlock()
+                var out: [UInt8] = []
+                for address in first..<(first + UInt64(n)) {
+                    if scanResponse {
+                        out += Self.advertisingReport(address, type: 0x00, data: [0x02, 0x01, 0x06])
+                        out += Self.advertisingReport(address, type: 0x04, data: [0x06, 0x09, 0x46, 0x6C, 0x6F, 0x6F, 0x64])
+                    } else {
+                        out += Self.advertisingReport(address, type: 0x03, data: [0x02, 0x01, 0x04])
+                    }
+                }
+                ok = Self.writeAll(descriptor, out[...])
+                condition.lock()
+                advertisersWritten += n
+                condition.unlock()
             } else {
                 let n = min(floodRemaining, Self.notificationsPerWrite)
                 floodRemaining -= n

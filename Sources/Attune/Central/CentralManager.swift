@@ -64,49 +64,46 @@ public final class CentralManager: Sendable {
     /// - Parameters:
     ///   - services: only devices advertising one of these (in a complete or incomplete
     ///     list, or as service data); nil for all.
-    ///   - allowDuplicates: every report; otherwise each device once, then once more
-    ///     when its scan response adds to it.
+    ///   - allowDuplicates: every report, like `CBCentralManagerScanOptionAllowDuplicatesKey`.
+    ///     Otherwise each device once, its scan response merged into its advertisement (a
+    ///     scannable advertisement waits up to ``ScanTable/defaultScanResponseWait`` for
+    ///     it), and again only when its data or name changes, marked
+    ///     ``Advertisement/isUpdate``.
+    ///   - deviceLimit: the most devices the scan remembers; past it the least recently
+    ///     seen is forgotten and, if it advertises again, discovered anew. Keeps memory
+    ///     flat among thousands of random addresses.
     /// - Returns: advertisements until the consumer stops iterating (which stops the scan).
     ///   The radio cannot be paused, so a consumer that falls more than 1024 reports
     ///   behind misses the newest ones; the next report it gets says how many in
     ///   ``Advertisement/lostBefore``.
     /// - Throws: ``AttuneError/unavailable(_:)`` unless powered on.
-    public func scan(services: [BluetoothUUID]? = nil, allowDuplicates: Bool = false)
+    public func scan(services: [BluetoothUUID]? = nil, allowDuplicates: Bool = false,
+                     deviceLimit: Int = ScanTable.defaultLimit)
         throws(AttuneError) -> AsyncStream<Advertisement> {
         let (stream, continuation) = AsyncStream.makeStream(of: Advertisement.self, bufferingPolicy: .bufferingOldest(1024))
         let lost = Mutex(0)
-        let seen = Mutex<[BluetoothAddress: Advertisement]>([:])
-        let token = try backend.startScanning { incoming in
-            // What the transport already dropped (a host whose event buffer overflowed)
-            // travels with this report; it is counted once, here, not kept in `seen`.
-            var report = incoming
-            let droppedBelow = report.lostBefore
-            report.lostBefore = 0
-            let delivered: Advertisement? = seen.withLock { seen in
-                guard var merged = seen[report.address] else {
-                    // Without duplicates, wait for the advertisement itself: connectability
-                    // comes from it, not from a scan response.
-                    if report.isScanResponse && !allowDuplicates { return nil }
-                    seen[report.address] = report
-                    return report
-                }
-                let hadScanResponse = merged.scanResponseData != nil
-                merged.merge(scanResponse: report)
-                seen[report.address] = merged
-                // Each device once, and once more when its first scan response completes it.
-                if allowDuplicates || (report.isScanResponse && !hadScanResponse) { return merged }
-                return nil
-            }
+        let filter = ScanFilter(ScanTable(limit: deviceLimit, allowDuplicates: allowDuplicates)) { advertisement in
             // The count goes with the first report the buffer takes after a drop.
             lost.withLock { lost in
-                lost += droppedBelow
-                guard var delivered, services.map({ delivered.advertises(anyOf: $0) }) ?? true else { return }
+                guard services.map({ advertisement.advertises(anyOf: $0) }) ?? true else { return }
+                var delivered = advertisement
                 delivered.lostBefore = lost
                 if case .dropped = continuation.yield(delivered) { lost += 1 } else { lost = 0 }
             }
         }
+        let token = try backend.startScanning { incoming in
+            // What the transport already dropped (a host whose event buffer overflowed)
+            // travels with this report; it is counted once, here, not kept in the table.
+            var report = incoming
+            lost.withLock { $0 += report.lostBefore }
+            report.lostBefore = 0
+            filter.receive(report)
+        }
         let backend = self.backend
-        continuation.onTermination = { _ in backend.stopScanning(token) }
+        continuation.onTermination = { _ in
+            backend.stopScanning(token)
+            filter.close()
+        }
         return stream
     }
 

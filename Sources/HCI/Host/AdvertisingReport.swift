@@ -9,6 +9,9 @@ public struct AdvertisingReport: Hashable, Sendable {
     public var rssi: Int8
     /// The advertising data or scan response data.
     public var data: [UInt8]
+    /// Reports the host dropped immediately before this one because its consumer fell
+    /// too far behind (see `UserlandHost.events`); 0 when none were.
+    public var lostBefore: Int = 0
 
     public init(address: BluetoothAddress, addressType: UInt8, eventType: UInt16, rssi: Int8, data: [UInt8]) {
         self.address = address

@@ -9,8 +9,9 @@ import Synchronization
 /// ``HostEvent/connectionEnded(handle:error:)``, every request fails with the same
 /// ``HostError/transportClosed(_:)``, and ``events`` finishes.
 public final class UserlandHost: Sendable {
-    /// Events from the host, in order. Finishes when the host stops.
-    public let events: AsyncStream<HostEvent>
+    /// Events from the host, in order. Finishes when the host stops. Advertising reports
+    /// are bounded (see ``HostEvents``); every other event is kept.
+    public var events: HostEvents { HostEvents(base: eventStream, budget: reportBudget) }
     public let endpoint: H4Endpoint
 
     private struct State: ~Copyable {
@@ -31,7 +32,9 @@ public final class UserlandHost: Sendable {
 
     private let stream: H4Stream
     private let recorder: (any H4PacketRecorder)?
+    private let eventStream: AsyncStream<HostEvent>
     private let eventSink: AsyncStream<HostEvent>.Continuation
+    private let reportBudget = HostEvents.ReportBudget()
     private let state: Mutex<State>
     private let readerDone = Mutex<Bool>(false)
     private let outbox = H4Outbox()
@@ -49,7 +52,7 @@ public final class UserlandHost: Sendable {
         self.routesATTToChannels = routesATTToChannels
         self.stream = try H4Stream.open(endpoint)
         self.recorder = recorder
-        (events, eventSink) = AsyncStream.makeStream(of: HostEvent.self, bufferingPolicy: .unbounded)
+        (eventStream, eventSink) = AsyncStream.makeStream(of: HostEvent.self, bufferingPolicy: .unbounded)
         state = Mutex(State(host: HCIHost(configuration: configuration)))
     }
 
@@ -311,6 +314,11 @@ public final class UserlandHost: Sendable {
                     endChannel(handle, .disconnected(reason), &state)
                 case .connectionEnded(let handle, let error):
                     endChannel(handle, .ended(error), &state)
+                case .advertisingReport(let report):
+                    // Reports are the one event a busy street can flood: bounded, drops counted.
+                    guard let admitted = reportBudget.admit(report) else { continue }
+                    if case .terminated = eventSink.yield(.advertisingReport(admitted)) { reportBudget.taken() }
+                    continue
                 default:
                     break
                 }

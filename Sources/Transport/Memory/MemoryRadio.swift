@@ -11,6 +11,8 @@ public final class MemoryRadio: Sendable {
     struct Advertiser {
         var address: BluetoothAddress
         var advertisement: Advertisement
+        /// What a scan request gets back, as a real advertiser answers an active scan.
+        var scanResponse: Advertisement
         var accept: @Sendable (any ATTLink) -> Void
         /// False while paused: a connection stops connectable advertising, as a
         /// controller's legacy advertising does (Vol 4 Part E §7.8.9), until the
@@ -106,7 +108,7 @@ public final class MemoryRadio: Sendable {
             guard s.powered else { return nil }
             defer { s.nextID += 1 }
             s.scanners[s.nextID] = report
-            return (s.nextID, s.advertisers.values.filter(\.isEnabled).map(\.advertisement))
+            return (s.nextID, s.advertisers.values.filter(\.isEnabled).flatMap { [$0.advertisement, $0.scanResponse] })
         }
         guard let (id, current) = result else { throw .unavailable(.adapterDown("memory radio")) }
         for ad in current { report(ad) }
@@ -131,18 +133,31 @@ public final class MemoryRadio: Sendable {
 
     func startAdvertising(from address: BluetoothAddress, _ parameters: AdvertisingParameters,
                           accept: @escaping @Sendable (any ATTLink) -> Void) throws(AttuneError) {
-        // The advertisement goes through the shared AD parser, as one from the air would.
+        // The advertisement goes through the shared AD parser, as one from the air would,
+        // split as legacy advertising splits it: what does not fit the 31 bytes of the
+        // advertisement goes to the scan response an active scan gets right after. Data
+        // too long for both stays whole in the advertisement: the memory radio has no air.
+        var (data, response) = UserlandController.split(parameters.advertisingData)
+        if data.count + response.count < parameters.advertisingData.count {
+            (data, response) = (parameters.advertisingData, [])
+        }
         let advertisement = Advertisement(
-            address: address, addressType: .random, rssi: -40,
-            data: AdvertisingData(decoding: parameters.advertisingData[...]),
+            address: address, addressType: .random, rssi: -40, data: AdvertisingData(decoding: data[...]),
             isConnectable: parameters.isConnectable, isScannable: true, isScanResponse: false)
+        let scanResponse = Advertisement(
+            address: address, addressType: .random, rssi: -40, data: AdvertisingData(decoding: response[...]),
+            isConnectable: false, isScannable: true, isScanResponse: true)
         let result = state.withLock { s -> ([@Sendable (Advertisement) -> Void], PendingConnect?)? in
             guard s.powered else { return nil }
-            s.advertisers[address] = Advertiser(address: address, advertisement: advertisement, accept: accept)
+            s.advertisers[address] = Advertiser(address: address, advertisement: advertisement,
+                                                scanResponse: scanResponse, accept: accept)
             return (Array(s.scanners.values), Self.takeWaitingConnect(to: address, &s))
         }
         guard let (scanners, waiting) = result else { throw .unavailable(.adapterDown("memory radio")) }
-        for scanner in scanners { scanner(advertisement) }
+        for scanner in scanners {
+            scanner(advertisement)
+            scanner(scanResponse)
+        }
         if let connect = waiting {
             connect.continuation.resume(returning: link(connect.central, to: address, accept: accept))
         }
@@ -170,7 +185,10 @@ public final class MemoryRadio: Sendable {
             return (advertiser, Array(s.scanners.values), Self.takeWaitingConnect(to: address, &s))
         }
         guard let (advertiser, scanners, waiting) = result else { return }
-        for scanner in scanners { scanner(advertiser.advertisement) }
+        for scanner in scanners {
+            scanner(advertiser.advertisement)
+            scanner(advertiser.scanResponse)
+        }
         if let connect = waiting {
             connect.continuation.resume(returning: link(connect.central, to: address, accept: advertiser.accept))
         }

@@ -47,6 +47,10 @@ public struct Advertisement: Hashable, Sendable {
     /// Reports this scan dropped immediately before this one because its consumer fell
     /// more than the scan's buffer behind; 0 when none were. Never lost silently.
     public var lostBefore: Int = 0
+    /// True when this device was delivered before in this scan and its data or name
+    /// changed since (a scan without duplicates delivers each device once, then again
+    /// only with news).
+    public var isUpdate: Bool = false
 
     /// Every service UUID, complete lists first.
     public var allServiceUUIDs: [BluetoothUUID] { serviceUUIDs + incompleteServiceUUIDs }
@@ -139,6 +143,7 @@ public struct Advertisement: Hashable, Sendable {
                   rssi: report.rssi == 127 ? nil : Int(report.rssi), data: AdvertisingData(decoding: report.data[...]),
                   isConnectable: report.isConnectable, isScannable: report.eventType & 0x0002 != 0,
                   isScanResponse: report.isScanResponse)
+        lostBefore = report.lostBefore
     }
 
     /// Folds a scan response (or a later advertisement) from the same device in: fields
