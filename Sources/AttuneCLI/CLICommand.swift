@@ -1,5 +1,5 @@
 /// One `attune` subcommand. Each lives in its own file and is listed in `Commands.all`.
-protocol CLICommand {
+protocol CLICommand: SendableMetatype {
     /// The word after `attune`.
     static var name: String { get }
     /// One line for `attune --help`.

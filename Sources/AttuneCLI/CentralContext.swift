@@ -17,12 +17,15 @@ struct CentralContext {
             try TransportOption.requireKernel(for: transport)
             let snoop = try TransportOption.openSnoop(arguments.option("snoop"))
             let central = CentralManager(transport: transport, snoop: snoop)
+            Shutdown.register(central)
             if let cause = await ManagerReadiness.settled({ central.status }).cause { throw .failure(cause.description) }
             return CentralContext(central: central, demo: nil, snoop: snoop)
         }
         let demo = try await DemoSession.start(snoopPath: arguments.option("snoop"))
         Output.status("memory transport: demo peripheral \"\(DemoPeripheral.localName)\" at \(DemoSession.demoAddress)")
-        return CentralContext(central: CentralManager(transport: .memory(demo.radio)), demo: demo)
+        let central = CentralManager(transport: .memory(demo.radio))
+        Shutdown.register(central)
+        return CentralContext(central: central, demo: demo)
     }
 
     /// Connects to ADDR, discovering the whole database (or validating a cached one).

@@ -74,6 +74,7 @@ enum ServeCommand: CLICommand {
         let published: [PublishedService]
         do {
             manager = try PeripheralManager(transport: transport, name: name, snoop: snoop)
+            Shutdown.register(manager)
             if let cause = await ManagerReadiness.settled({ manager.status }).cause { throw CLIError.failure(cause.description) }
             published = try await manager.add(contentsOf: definitions)
             await manager.setMaximumCentrals(maximumCentrals)
@@ -119,9 +120,11 @@ enum ServeCommand: CLICommand {
         if seconds > 0 {
             try? await Task.sleep(for: .seconds(seconds))
         } else if radio == nil {
-            await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }   // until ^C
+            // Until a signal cancels the command (main.swift's SignalTrap).
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
         }
-        await manager.stopAdvertising()
+        // Centrals see the link end now, and the disconnections are printed.
+        await manager.disconnectAll()
         requests.cancel()
         events.cancel()
         notifier.cancel()

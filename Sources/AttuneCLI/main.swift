@@ -20,9 +20,35 @@ case .commandHelp(let c):
 case .run(let c, let a):
     (command, argv) = (c, a)
 }
+let arguments: Arguments
 do {
-    let arguments = try Arguments(argv, flags: command.flags, options: command.options)
-    exit(try await command.run(arguments))
+    arguments = try Arguments(argv, flags: command.flags, options: command.options)
+} catch {
+    Output.error(error.description)
+    Output.status(command.usageLine)
+    exit(2)
+}
+// The command runs in a task of its own, so that a signal can stop it cleanly: links
+// disconnected, advertising and scanning stopped, captures complete; then 130 or 143.
+let work = Task { try await command.run(arguments) }
+let signals = SignalTrap { number in
+    Task {
+        // A controller that stops answering must not keep the process: 5 s at most.
+        Task.detached {
+            try? await Task.sleep(for: .seconds(5))
+            exit(128 + number)
+        }
+        await Shutdown.run()
+        work.cancel()
+    }
+}
+let outcome = await work.result
+// Whichever way the command ended, its links end with a Disconnect the peer sees (a
+// signal's stop may still be under way: this waits for it).
+await Shutdown.run()
+if let number = signals.caught { exit(128 + number) }
+do {
+    exit(try outcome.get())
 } catch let error as CLIError {
     Output.error(error.description)
     if case .usage = error { Output.status(command.usageLine) }

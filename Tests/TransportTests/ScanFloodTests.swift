@@ -6,13 +6,15 @@ import Testing
 import Transport
 
 /// A street full of random addresses, played by a ``FloodingPeer`` through a real socket:
-/// 200,000 distinct advertisers, through the public API and through the userland host
+/// 50,000 distinct advertisers, through the public API and through the userland host
 /// with the filter the CLI uses. Memory stays flat (the device table is bounded, and so
 /// are the reports waiting in the host), each device is delivered once, and every report
 /// dropped on the way is counted.
 @Suite("Scan floods through the userland host", .serialized)
 struct ScanFloodTests {
-    static let devices = 200_000
+    /// Five times the table's default limit: enough to prove the bounds, small enough not
+    /// to starve the rest of a suite that runs beside it on two cores.
+    static let devices = 50_000
     static let floodBase: UInt64 = 0xC1_0000_000000
     static let sentinelBase: UInt64 = 0xD1_0000_000000
 
@@ -59,7 +61,7 @@ struct ScanFloodTests {
         return sent
     }
 
-    @Test("CentralManager.scan under 200,000 random addresses: each once, drops counted, RSS flat",
+    @Test("CentralManager.scan under 50,000 random addresses: each once, drops counted, RSS flat",
           .timeLimit(.minutes(2)))
     func centralScanUnderFlood() async throws {
         let peer = FloodingPeer()
@@ -83,7 +85,7 @@ struct ScanFloodTests {
         #expect(growth < 64, "RSS grew by \(growth) MB")
     }
 
-    @Test("the userland host and the CLI's filter under 200,000 advertisers with scan responses: table bounded, RSS flat",
+    @Test("the userland host and the CLI's filter under 50,000 advertisers with scan responses: table bounded, RSS flat",
           .timeLimit(.minutes(2)))
     func hostScanUnderFlood() async throws {
         let peer = FloodingPeer()
@@ -98,6 +100,9 @@ struct ScanFloodTests {
         let named = Mutex(0)
         let filter = ScanFilter(ScanTable()) { ad in
             if ad.localName == "Flood" { named.withLock { $0 += 1 } }
+            // A scan response that comes after the hold ran out (a loaded machine) is an
+            // update of the device, as documented, not a second discovery.
+            guard !ad.isUpdate else { return }
             sightings.saw(ad.address, lostBefore: 0)
         }
         let largest = Mutex(0)

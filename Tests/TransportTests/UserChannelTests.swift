@@ -64,7 +64,8 @@ struct UserChannelTests {
         let (status, text) = try await Self.runLab(script)
         #expect(status == 0, "guest output: \(text)")
         let lines = text.split(separator: "\n").filter { $0.hasPrefix("{") }
-        #expect(lines.contains { $0.contains("\"address_type\": \"public\"") && $0.contains("\"name\": \"AttuneKern") },
+        let seen = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(seen.contains { $0["address_type"] as? String == "public" && ($0["name"] as? String)?.hasPrefix("AttuneKern") == true },
                 "advertisers seen: \(lines)")
 
         var reader = try CaptureReader(path: capture)

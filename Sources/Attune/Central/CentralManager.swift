@@ -169,6 +169,19 @@ public final class CentralManager: Sendable {
         await peripheral.cancelConnection()
     }
 
+    /// Disconnects every peripheral this manager knows and returns once each link is
+    /// down, or after `timeout` for a controller that no longer answers: what a process
+    /// does before it exits (on SIGINT, say), so that peers see the link end (HCI
+    /// Disconnect, Remote User Terminated Connection, on the userland host) instead of
+    /// waiting out their supervision timeout. Auto-connect marks are cleared as by
+    /// ``cancelConnection(_:)``, so call this only when the application is done with them.
+    public func cancelAllConnections(timeout: Duration = .seconds(2)) async {
+        let peripherals = known.withLock { Array($0.values) }
+        await withTaskGroup(of: Void.self) { group in
+            for p in peripherals { group.addTask { await p.disconnectAndWait(timeout: timeout) } }
+        }
+    }
+
     /// Known peripherals by identifier: ones seen in this process or remembered in the
     /// store, like `retrievePeripherals(withIdentifiers:)`.
     public func retrievePeripherals(identifiers: [UUID]) -> [Peripheral] {

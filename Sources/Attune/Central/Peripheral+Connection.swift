@@ -39,6 +39,32 @@ extension Peripheral {
         run(lifecycle.cancel(at: now))
     }
 
+    /// Cancels the connection and returns once the link reports itself down: on the
+    /// userland host, after HCI Disconnect went out and Disconnection Complete came
+    /// back; on the kernel, once the socket is closed. So a process that ends right
+    /// after has told the peer, which otherwise waits out its supervision timeout.
+    /// A controller that never answers is given up on after `timeout`.
+    func disconnectAndWait(timeout: Duration) async {
+        guard link != nil else {
+            cancelConnection()
+            return
+        }
+        let giveUp = Task { [self] in
+            try? await Task.sleep(for: timeout)
+            releaseLinkClosedWaiters()
+        }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            linkClosedWaiters.append(done)
+            cancelConnection()
+        }
+        giveUp.cancel()
+    }
+
+    func releaseLinkClosedWaiters() {
+        for waiter in linkClosedWaiters { waiter.resume() }
+        linkClosedWaiters = []
+    }
+
     /// Carries out what the lifecycle machine asks for.
     func run(_ actions: [LifecycleAction]) {
         for action in actions {
@@ -198,6 +224,7 @@ extension Peripheral {
             run(lifecycle.linkDown(bearerFailure?.reason ?? reason, at: now))
             // Told to everything the loss failed; a later attempt fails for its own reasons.
             bearerFailure = nil
+            releaseLinkClosedWaiters()
         }
     }
 

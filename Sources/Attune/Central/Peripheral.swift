@@ -93,6 +93,8 @@ public actor Peripheral {
     public func setNotificationStallLimit(_ limit: Duration) { notificationStallLimit = limit }
 
     var timer = DeadlineTimer()
+    /// Callers of ``disconnectAndWait()``, resumed when the link reports itself closed.
+    var linkClosedWaiters: [CheckedContinuation<Void, Never>] = []
 
     init(address: BluetoothAddress, type: BluetoothAddressType, name: String?, record: PeripheralRecord?,
          backend: any ControllerBackend, store: any Store, clock: MonotonicClock) {

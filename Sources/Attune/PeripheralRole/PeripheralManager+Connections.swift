@@ -33,6 +33,7 @@ extension PeripheralManager {
                     server.disconnect(id, into: &out)
                     updateAdvertising()
                     eventBroadcast.yield(.centralDisconnected(entry.central, reason))
+                    if connected.isEmpty { releaseDisconnectWaiters() }
                 }
             }
             flush(out)
@@ -188,6 +189,29 @@ extension PeripheralManager {
     /// Disconnects a central.
     public func disconnect(_ central: Central) {
         connected[central.connection]?.link.close()
+    }
+
+    /// Stops advertising, disconnects every central and returns once each link is down,
+    /// or after `timeout` for a controller that no longer answers: what a process does
+    /// before it exits, so that centrals see the link end (HCI Disconnect, Remote User
+    /// Terminated Connection, on the userland host) instead of waiting out a timeout.
+    public func disconnectAll(timeout: Duration = .seconds(2)) async {
+        stopAdvertising()
+        guard !connected.isEmpty else { return }
+        let giveUp = Task { [self] in
+            try? await Task.sleep(for: timeout)
+            releaseDisconnectWaiters()
+        }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            disconnectWaiters.append(done)
+            for entry in connected.values { entry.link.close() }
+        }
+        giveUp.cancel()
+    }
+
+    func releaseDisconnectWaiters() {
+        for waiter in disconnectWaiters { waiter.resume() }
+        disconnectWaiters = []
     }
 
     // MARK: Time

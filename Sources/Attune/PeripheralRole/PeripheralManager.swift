@@ -26,6 +26,8 @@ public actor PeripheralManager {
     /// Whether the controller advertises now: a connection stops connectable
     /// advertising, and the manager resumes it while it has room for another central.
     var advertisingEnabled = false
+    /// Callers of ``disconnectAll(timeout:)``, resumed once no central is connected.
+    var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
     /// At most this many centrals at once; nil: as many as the controller accepts.
     public private(set) var maximumCentrals: Int?
 
