@@ -6,6 +6,8 @@ struct AttuneProcess {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// The command's peak resident set (ru_maxrss of the process, in kB).
+    var peakKilobytes = 0
 
     var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
 
@@ -57,7 +59,8 @@ struct AttuneProcess {
         guard spawned == 0 else { throw SpawnFailed(arguments: arguments, errno: spawned) }
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
+        var usage = rusage()
+        while wait4(pid, &status, WNOHANG, &usage) == 0 {
             if ContinuousClock.now > deadline {
                 kill(pid, SIGKILL)
                 _ = waitpid(pid, &status, 0)
@@ -69,7 +72,8 @@ struct AttuneProcess {
         let exitCode: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return AttuneProcess(status: exitCode,
                              stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
-                             stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+                             stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "",
+                             peakKilobytes: usage.ru_maxrss)
     }
 
     struct SpawnFailed: Error, CustomStringConvertible {

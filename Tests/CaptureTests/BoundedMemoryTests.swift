@@ -32,24 +32,19 @@ import Testing
         }
     }
 
-    static func maxRSSKilobytes() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return usage.ru_maxrss
-    }
-
-    @Test func longCaptureReadsInFlatMemory() throws {
+    /// Every record of a 25 MB capture streams through, fragments joined. The memory
+    /// bound is measured where nothing else runs: `attune decode` in a process of its own
+    /// (AttuneCLITests' `decodeOfALongCaptureStaysInFlatMemory`); this process's peak
+    /// RSS moves with whatever test runs beside this one.
+    @Test func longCaptureStreamsThrough() throws {
         let records = 300_000 // about 25 MB of capture
         var extractor = ATTPDUExtractor(reader: try CaptureReader(input: GeneratedCapture(remaining: records)))
-        let before = Self.maxRSSKilobytes()
         var pdus = 0
         while let pdu = try extractor.next() {
             pdus += 1
             #expect(pdu.bytes.count == 63 || pdus > 1)
         }
-        let grown = Self.maxRSSKilobytes() - before
         #expect(pdus == records / 2)
         #expect(extractor.drops == 0)
-        #expect(grown < 16 * 1024, "peak RSS grew by \(grown) kB while streaming a 25 MB capture")
     }
 }
