@@ -21,6 +21,7 @@ import json
 import os
 import signal
 import socket
+import struct
 import sys
 import time
 
@@ -43,6 +44,11 @@ BY_UUID_UUID = "7a7e0004-5d4c-4f8e-9a64-0c3f1e2b6a10"
 NOTIFY_UUID = "7a7e0005-5d4c-4f8e-9a64-0c3f1e2b6a10"
 INDICATE_UUID = "7a7e0006-5d4c-4f8e-9a64-0c3f1e2b6a10"
 ERROR_UUID = "7a7e0007-5d4c-4f8e-9a64-0c3f1e2b6a10"
+# A primary service whose only content is an include of a secondary 128-bit service
+# (as VCS includes VOCS and AICS): discoverable only through the include declaration.
+INCLUDING_UUID = "7a7e0010-5d4c-4f8e-9a64-0c3f1e2b6a10"
+SECONDARY_UUID = "7a7e0011-5d4c-4f8e-9a64-0c3f1e2b6a10"
+SECONDARY_VALUE_UUID = "7a7e0012-5d4c-4f8e-9a64-0c3f1e2b6a10"
 
 # 300 bytes whose content encodes their offset, so a wrong blob offset shows.
 LONG_READ_VALUE = bytes((i * 7 + 3) & 0xFF for i in range(300))
@@ -99,6 +105,29 @@ class Peripheral:
         device.add_service(gatt.Service(SERVICE_UUID, [
             self.long_read, self.long_write, self.by_uuid,
             self.notify, self.indicate, self.error]))
+        # After the interop service, so none of its handles move; the secondary service
+        # first, because the include declaration names its handles.
+        self.secondary_value_bytes = b"\x5e"
+
+        def write_secondary(_connection, value):
+            self.secondary_value_bytes = bytes(value)
+
+        self.secondary_value = gatt.Characteristic(
+            SECONDARY_VALUE_UUID,
+            gatt.Characteristic.Properties.READ | gatt.Characteristic.Properties.WRITE
+            | gatt.Characteristic.Properties.NOTIFY,
+            gatt.Characteristic.READABLE | gatt.Characteristic.WRITEABLE,
+            gatt.CharacteristicValue(read=lambda _c: self.secondary_value_bytes, write=write_secondary))
+        secondary = gatt.Service(SECONDARY_UUID, [self.secondary_value], primary=False)
+        device.add_service(secondary)
+        device.add_service(gatt.Service(INCLUDING_UUID, [], included_services=[secondary]))
+        # Bumble packs the first two bytes of any UUID into an include declaration; for
+        # a 128-bit service the spec has no UUID there (Vol 3 Part G §3.2: a 4-byte
+        # value), and the client reads it from the included service's declaration.
+        # Give it the spec's value, so that read is what the test exercises.
+        for attribute in device.gatt_server.attributes:
+            if isinstance(attribute, gatt.IncludedServiceDeclaration) and len(bytes(attribute.service.uuid)) == 16:
+                attribute.value = struct.pack("<HH", attribute.service.handle, attribute.service.end_group_handle)
         device.on("characteristic_subscription", self.on_subscription)
 
     def handles(self) -> dict:
@@ -109,12 +138,13 @@ class Peripheral:
             "notify": self.notify.handle,
             "indicate": self.indicate.handle,
             "error": self.error.handle,
+            "secondary_value": self.secondary_value.handle,
         }
 
     def on_subscription(self, connection, characteristic, notify_enabled, indicate_enabled):
         emit("subscription", handle=characteristic.handle,
              notify=notify_enabled, indicate=indicate_enabled)
-        if characteristic is self.notify and notify_enabled:
+        if characteristic in (self.notify, self.secondary_value) and notify_enabled:
             asyncio.ensure_future(self.send_values(connection, characteristic, False))
         if characteristic is self.indicate and indicate_enabled:
             asyncio.ensure_future(self.send_values(connection, characteristic, True))

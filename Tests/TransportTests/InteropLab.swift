@@ -146,7 +146,9 @@ final class InteropLab: Sendable {
         let lab = try InteropLab(role: role, hostControllers: hostControllers, devices: devices,
                                  notifyCount: notifyCount, lifetime: lifetime, name: name)
         do {
-            lab.ready = try await lab.waitFor("ready", timeout: .seconds(30))
+            // Python importing Bumble while the whole suite starts beside it can take
+            // well over 30 s on two cores: this is a wait for an event, not a delay.
+            lab.ready = try await lab.waitFor("ready", timeout: .seconds(90))
         } catch {
             lab.stop()
             throw error
