@@ -10,7 +10,10 @@ enum Shutdown {
     private static let registered = Mutex<[@Sendable () async -> Void]>([])
 
     static func register(_ central: CentralManager) {
-        registered.withLock { $0.append { await central.cancelAllConnections() } }
+        registered.withLock { $0.append {
+            await central.stopScan()
+            await central.cancelAllConnections()
+        } }
     }
 
     static func register(_ manager: PeripheralManager) {

@@ -20,6 +20,15 @@ public final class CentralManager: Sendable {
     let backend: any ControllerBackend
     let clock = MonotonicClock()
     private let known = Mutex<[UUID: Peripheral]>([:])
+    /// The scans running, to end them all in ``stopScan()``.
+    private let scans = ScanRegistry()
+
+    final class ScanRegistry: Sendable {
+        private let state = Mutex((active: [Int: AsyncStream<Advertisement>.Continuation](), next: 0))
+        func withLock<R>(_ body: (inout (active: [Int: AsyncStream<Advertisement>.Continuation], next: Int)) -> R) -> R {
+            state.withLock { body(&$0) }
+        }
+    }
 
     /// Opens a central on `transport`, remembering peripherals in `store` (in memory
     /// unless given; pass a ``FileStore`` to survive restarts).
@@ -100,11 +109,25 @@ public final class CentralManager: Sendable {
             filter.receive(report)
         }
         let backend = self.backend
-        continuation.onTermination = { _ in
+        let scanID = scans.withLock { scans in
+            defer { scans.next += 1 }
+            scans.active[scans.next] = continuation
+            return scans.next
+        }
+        continuation.onTermination = { [scans] _ in
             backend.stopScanning(token)
             filter.close()
+            _ = scans.withLock { $0.active.removeValue(forKey: scanID) }
         }
         return stream
+    }
+
+    /// Stops every scan of this manager, like `stopScan()`: each ``scan(services:allowDuplicates:deviceLimit:)``
+    /// stream ends, and this returns once the controller has stopped scanning.
+    public func stopScan() async {
+        let active = scans.withLock { Array($0.active.values) }
+        for continuation in active { continuation.finish() }
+        await backend.settle()
     }
 
     /// The peripheral that sent an advertisement (the same object every time).

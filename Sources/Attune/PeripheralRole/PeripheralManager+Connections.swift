@@ -197,6 +197,7 @@ extension PeripheralManager {
     /// Terminated Connection, on the userland host) instead of waiting out a timeout.
     public func disconnectAll(timeout: Duration = .seconds(2)) async {
         stopAdvertising()
+        await backend.settle()
         guard !connected.isEmpty else { return }
         let giveUp = Task { [self] in
             try? await Task.sleep(for: timeout)

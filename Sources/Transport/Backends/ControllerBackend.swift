@@ -42,4 +42,8 @@ package protocol ControllerBackend: Sendable {
     /// connects), or pauses it while no more centrals may connect. The data and the
     /// acceptor stay; enabling what is already on, or disabling what is off, does nothing.
     func setAdvertisingEnabled(_ enabled: Bool)
+    /// Returns once every stop asked for so far (of scanning, of advertising) has reached
+    /// the controller: a process that exits after it leaves the controller idle, not
+    /// scanning on for a host that is gone.
+    func settle() async
 }

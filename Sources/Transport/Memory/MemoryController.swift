@@ -32,4 +32,7 @@ struct MemoryController: ControllerBackend {
     func stopAdvertising() { radio.stopAdvertising(from: address) }
 
     func setAdvertisingEnabled(_ enabled: Bool) { radio.setAdvertisingEnabled(enabled, from: address) }
+
+    /// The memory radio stops at once.
+    func settle() async {}
 }

@@ -12,6 +12,8 @@ final class KernelController: ControllerBackend {
     let adapter: String
     private struct State {
         var scanners: [Int: Task<Void, Never>] = [:]
+        /// Scans and advertising being stopped, for ``settle()``.
+        var stopping: [Task<Void, Never>] = []
         var nextToken = 1
         var advertising: (advertiser: KernelLEAdvertiser, listener: L2CAPATTListener, task: Task<Void, Never>)?
         /// The next connection handle a capture shows: the kernel does not tell its own.
@@ -163,7 +165,19 @@ final class KernelController: ControllerBackend {
     }
 
     func stopScanning(_ token: Int) {
-        state.withLock { $0.scanners.removeValue(forKey: token) }?.cancel()
+        state.withLock { s in
+            guard let task = s.scanners.removeValue(forKey: token) else { return }
+            task.cancel()
+            s.stopping.append(task)
+        }
+    }
+
+    func settle() async {
+        let stopping = state.withLock { s in
+            defer { s.stopping = [] }
+            return s.stopping
+        }
+        for task in stopping { await task.value }
     }
 
     func connect(to address: BluetoothAddress, type: BluetoothAddressType) async throws(AttuneError) -> any ATTLink {
@@ -228,10 +242,11 @@ final class KernelController: ControllerBackend {
         current.2.cancel()
         current.1.close()
         let advertiser = current.0
-        Task {
+        let stop = Task {
             try? await advertiser.setEnabled(false)
             advertiser.close()
         }
+        state.withLock { $0.stopping.append(stop) }
     }
 
     func setAdvertisingEnabled(_ enabled: Bool) {

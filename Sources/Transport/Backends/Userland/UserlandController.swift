@@ -171,6 +171,12 @@ final class UserlandController: ControllerBackend {
         host?.submit(.stopAdvertising)
     }
 
+    func settle() async {
+        // The host sends commands one after another: once a command asked for now is
+        // answered, every stop submitted before it has been carried out.
+        _ = try? await host?.perform(.rawCommand(opcode: HCIOpcode(ogf: 0x04, ocf: 0x0001), parameters: []))
+    }
+
     func setAdvertisingEnabled(_ enabled: Bool) {
         guard state.withLock({ $0.acceptor != nil }) else { return }
         host?.submit(.setAdvertisingEnabled(enabled))
