@@ -24,20 +24,21 @@ struct KernelLabCLITests {
         #expect(run.output.contains("ALL PASSED"))
     }
 
-    /// One `attune serve` on hci1 takes kernel centrals on hci0, hci2, hci3 and hci0 again,
-    /// each after the last one left: connectable advertising resumes at every
+    /// One `attune serve` on hci1 takes kernel centrals on hci0, hci2 and hci3, each after
+    /// the last one left: connectable advertising resumes at every
     /// disconnection (the old serve advertised once). Not at once: btvirt gives every
     /// connection of one controller the same handle (see Scripts/kernel-lab-centrals.sh).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(8)))
     func serveOnHci1TakesANewCentralAfterEachLeaves() async throws {
         let root = AttuneProcess.packageRoot.path
+        // A guest under TCG beside the whole suite: 35 s when idle, far more when not.
         let run = try await KernelLabCLI.runOffPool([root + "/Scripts/kernel-lab-centrals.sh", AttuneProcess.executable.path],
-                                                    controllers: 4)
+                                                    controllers: 4, timeout: 360)
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         for check in ["central hci0 got 5 notifications", "central hci2 got 5 notifications",
-                      "central hci3 got 5 notifications", "serve saw four connections",
-                      "serve saw four disconnections", "serve served three different centrals"] {
+                      "central hci3 got 5 notifications", "serve saw three connections",
+                      "serve saw three disconnections", "serve served three different centrals"] {
             #expect(run.output.contains("PASS \(check)"), "no PASS for \(check)")
         }
         #expect(run.output.contains("ALL PASSED"))
@@ -49,17 +50,18 @@ enum KernelLabCLI {
 
     static var canRun: Bool { (try? run(["--check"]).status) == 0 }
 
-    static func runOffPool(_ arguments: [String], controllers: Int = 2) async throws -> (status: Int32, output: String) {
-        try await offPool { try run(arguments, controllers: controllers) }
+    static func runOffPool(_ arguments: [String], controllers: Int = 2,
+                           timeout: Int = 150) async throws -> (status: Int32, output: String) {
+        try await offPool { try run(arguments, controllers: controllers, timeout: timeout) }
     }
 
-    static func run(_ arguments: [String], controllers: Int = 2) throws -> (status: Int32, output: String) {
+    static func run(_ arguments: [String], controllers: Int = 2, timeout: Int = 150) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: script)
         process.arguments = arguments
         process.currentDirectoryURL = AttuneProcess.packageRoot
         var environment = ProcessInfo.processInfo.environment
-        environment["KERNEL_LAB_TIMEOUT"] = "150"
+        environment["KERNEL_LAB_TIMEOUT"] = String(timeout)
         environment["KERNEL_LAB_CONTROLLERS"] = String(controllers)
         process.environment = environment
         let pipe = Pipe()

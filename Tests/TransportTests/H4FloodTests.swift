@@ -3,113 +3,115 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Notification floods through the public API over the userland host and a real socket:
-/// the link must stay usable (requests answered in the middle of the flood), memory must
-/// stay bounded (the link is read only as fast as values are taken or dropped), and
-/// nothing may be lost without being counted.
-@Suite("H4 floods through the public API", .serialized)
-struct H4FloodTests {
-    /// A central on the userland host, connected to a ``FloodingPeer`` through a UNIX socket.
-    static func central(for peer: FloodingPeer) async -> CentralManager {
-        let central = CentralManager(transport: .h4(.unix(path: peer.path)))
-        peer.start()
-        for await state in central.stateUpdates where state != .unknown { break }
-        return central
-    }
-
-    struct TimedOut: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// Waits for `condition`, checking every millisecond, and throws once `limit` has
-    /// passed: inside the test's time limit, so the failure says what never happened.
-    static func eventually(_ what: String, within limit: Duration = .seconds(45),
-                           _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + limit
-        while !(await condition()) {
-            guard ContinuousClock.now < deadline else { throw TimedOut(description: "timed out waiting until \(what)") }
-            try await Task.sleep(for: .milliseconds(1))
+extension Floods {
+    /// Notification floods through the public API over the userland host and a real socket:
+    /// the link must stay usable (requests answered in the middle of the flood), memory must
+    /// stay bounded (the link is read only as fast as values are taken or dropped), and
+    /// nothing may be lost without being counted.
+    @Suite("H4 floods through the public API", .serialized)
+    struct H4FloodTests {
+        /// A central on the userland host, connected to a ``FloodingPeer`` through a UNIX socket.
+        static func central(for peer: FloodingPeer) async -> CentralManager {
+            let central = CentralManager(transport: .h4(.unix(path: peer.path)))
+            peer.start()
+            for await state in central.stateUpdates where state != .unknown { break }
+            return central
         }
-    }
 
-    @Test("a flood from the moment of connection: connect and discovery finish, memory stays bounded",
-          .timeLimit(.minutes(2)))
-    func floodFromConnect() async throws {
-        // Big enough that a per-value buffer anywhere on the path would show (tens of
-        // MB), small enough not to starve the rest of a parallel suite on two cores.
-        let flooded = 200_000
-        // Notifications for the characteristic's value handle; nobody ever subscribes.
-        let peer = FloodingPeer(floodOnConnect: flooded)
-        defer { peer.close() }
-        let central = await Self.central(for: peer)
-        let memory = ResidentMemoryWatch()
-        let peripheral = central.peripheral(address: FloodingPeer.address, type: .random)
-        // No discovery while connecting: each call below runs its own procedure, with
-        // its responses queued behind the flood already in the socket.
-        try await central.connect(peripheral, discoverDatabase: false, preferredMTU: 23)
-        let services = try await peripheral.discoverServices([BluetoothUUID(0x180D)])
-        try #require(services.count == 1)
-        let characteristics = try await peripheral.discoverCharacteristics([BluetoothUUID(0x2A37)], for: services[0])
-        #expect(characteristics.map(\.valueHandle) == [AttributeHandle(HeartRateATTServer.valueHandle)])
-        // Answered in the middle of the flood, not after it: the socket holds only a few
-        // thousand notifications ahead of each response.
-        #expect(peer.notificationsWritten < flooded, "discovery finished only once the flood was over")
-        // Every flooded PDU, and every response, reaches the peripheral and is dropped there.
-        try await Self.eventually("the peripheral took the whole flood") {
-            peer.notificationsWritten == flooded
-                && peripheral.statistics.pdusReceived == flooded + peer.responsesSent
+        struct TimedOut: Error, CustomStringConvertible {
+            var description: String
         }
-        let growth = memory.stop()
-        #expect(growth < 16, "RSS grew by \(growth) MB")
-        #expect(peripheral.statistics.notificationsReceived == 0)
-        await central.cancelConnection(peripheral)
-    }
 
-    @Test("a subscriber that stalls under a flood: every value delivered or counted, memory stays bounded",
-          .timeLimit(.minutes(2)))
-    func subscribeUnderFlood() async throws {
-        let flooded = 120_000
-        let peer = FloodingPeer()
-        defer { peer.close() }
-        let central = await Self.central(for: peer)
-        let peripheral = central.peripheral(address: FloodingPeer.address, type: .random)
-        try await central.connect(peripheral, preferredMTU: 23)
-        let service = try #require(try await peripheral.discoverServices([BluetoothUUID(0x180D)]).first)
-        let characteristic = try #require(
-            try await peripheral.discoverCharacteristics([BluetoothUUID(0x2A37)], for: service).first)
-        await peripheral.setNotificationStallLimit(.milliseconds(100))
-        let values = await peripheral.notifications(for: characteristic)
-        try await peripheral.setNotifyValue(true, for: characteristic)
-
-        let memory = ResidentMemoryWatch()
-        peer.flood(flooded)
-        // Nothing is taken until the full consumer has held the link past its stall
-        // limit and values were dropped; meanwhile the peer's writes block on the socket.
-        try await Self.eventually("the stalled consumer lost values") { peripheral.statistics.notificationsLost > 0 }
-        #expect(peripheral.statistics.backPressurePauses > 0)
-
-        let delivered = Mutex(0), reported = Mutex(0)
-        let consumer = Task {
-            do {
-                for try await notification in values {
-                    delivered.withLock { $0 += 1 }
-                    reported.withLock { $0 += notification.lostBefore }
-                }
-            } catch {}
+        /// Waits for `condition`, checking every millisecond, and throws once `limit` has
+        /// passed: inside the test's time limit, so the failure says what never happened.
+        static func eventually(_ what: String, within limit: Duration = .seconds(45),
+                               _ condition: () async -> Bool) async throws {
+            let deadline = ContinuousClock.now + limit
+            while !(await condition()) {
+                guard ContinuousClock.now < deadline else { throw TimedOut(description: "timed out waiting until \(what)") }
+                try await Task.sleep(for: .milliseconds(1))
+            }
         }
-        try await Self.eventually("every flooded value was delivered or counted lost") {
+
+        @Test("a flood from the moment of connection: connect and discovery finish, memory stays bounded",
+              .timeLimit(.minutes(2)))
+        func floodFromConnect() async throws {
+            // Big enough that a per-value buffer anywhere on the path would show (tens of
+            // MB), small enough not to starve the rest of a parallel suite on two cores.
+            let flooded = 200_000
+            // Notifications for the characteristic's value handle; nobody ever subscribes.
+            let peer = FloodingPeer(floodOnConnect: flooded)
+            defer { peer.close() }
+            let central = await Self.central(for: peer)
+            let memory = ResidentMemoryWatch()
+            let peripheral = central.peripheral(address: FloodingPeer.address, type: .random)
+            // No discovery while connecting: each call below runs its own procedure, with
+            // its responses queued behind the flood already in the socket.
+            try await central.connect(peripheral, discoverDatabase: false, preferredMTU: 23)
+            let services = try await peripheral.discoverServices([BluetoothUUID(0x180D)])
+            try #require(services.count == 1)
+            let characteristics = try await peripheral.discoverCharacteristics([BluetoothUUID(0x2A37)], for: services[0])
+            #expect(characteristics.map(\.valueHandle) == [AttributeHandle(HeartRateATTServer.valueHandle)])
+            // Answered in the middle of the flood, not after it: the socket holds only a few
+            // thousand notifications ahead of each response.
+            #expect(peer.notificationsWritten < flooded, "discovery finished only once the flood was over")
+            // Every flooded PDU, and every response, reaches the peripheral and is dropped there.
+            try await Self.eventually("the peripheral took the whole flood") {
+                peer.notificationsWritten == flooded
+                    && peripheral.statistics.pdusReceived == flooded + peer.responsesSent
+            }
+            let growth = memory.stop()
+            #expect(growth < 16, "RSS grew by \(growth) MB")
+            #expect(peripheral.statistics.notificationsReceived == 0)
+            await central.cancelConnection(peripheral)
+        }
+
+        @Test("a subscriber that stalls under a flood: every value delivered or counted, memory stays bounded",
+              .timeLimit(.minutes(2)))
+        func subscribeUnderFlood() async throws {
+            let flooded = 120_000
+            let peer = FloodingPeer()
+            defer { peer.close() }
+            let central = await Self.central(for: peer)
+            let peripheral = central.peripheral(address: FloodingPeer.address, type: .random)
+            try await central.connect(peripheral, preferredMTU: 23)
+            let service = try #require(try await peripheral.discoverServices([BluetoothUUID(0x180D)]).first)
+            let characteristic = try #require(
+                try await peripheral.discoverCharacteristics([BluetoothUUID(0x2A37)], for: service).first)
+            await peripheral.setNotificationStallLimit(.milliseconds(100))
+            let values = await peripheral.notifications(for: characteristic)
+            try await peripheral.setNotifyValue(true, for: characteristic)
+
+            let memory = ResidentMemoryWatch()
+            peer.flood(flooded)
+            // Nothing is taken until the full consumer has held the link past its stall
+            // limit and values were dropped; meanwhile the peer's writes block on the socket.
+            try await Self.eventually("the stalled consumer lost values") { peripheral.statistics.notificationsLost > 0 }
+            #expect(peripheral.statistics.backPressurePauses > 0)
+
+            let delivered = Mutex(0), reported = Mutex(0)
+            let consumer = Task {
+                do {
+                    for try await notification in values {
+                        delivered.withLock { $0 += 1 }
+                        reported.withLock { $0 += notification.lostBefore }
+                    }
+                } catch {}
+            }
+            try await Self.eventually("every flooded value was delivered or counted lost") {
+                let stats = peripheral.statistics
+                return stats.notificationsReceived == flooded
+                    && delivered.withLock { $0 } + stats.notificationsLost == flooded
+            }
+            let growth = memory.stop()
+            await central.cancelConnection(peripheral)
+            await consumer.value
             let stats = peripheral.statistics
-            return stats.notificationsReceived == flooded
-                && delivered.withLock { $0 } + stats.notificationsLost == flooded
+            #expect(peer.notificationsWritten == flooded)
+            #expect(delivered.withLock { $0 } + stats.notificationsLost == flooded)
+            // Every drop is reported to the consumer on the next value it takes.
+            #expect(reported.withLock { $0 } == stats.notificationsLost)
+            #expect(growth < 16, "RSS grew by \(growth) MB")
         }
-        let growth = memory.stop()
-        await central.cancelConnection(peripheral)
-        await consumer.value
-        let stats = peripheral.statistics
-        #expect(peer.notificationsWritten == flooded)
-        #expect(delivered.withLock { $0 } + stats.notificationsLost == flooded)
-        // Every drop is reported to the consumer on the next value it takes.
-        #expect(reported.withLock { $0 } == stats.notificationsLost)
-        #expect(growth < 16, "RSS grew by \(growth) MB")
     }
 }
