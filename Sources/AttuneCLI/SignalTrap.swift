@@ -34,6 +34,9 @@ final class SignalTrap: Sendable {
                 }
                 // A second signal: the user does not want to wait for the clean stop.
                 guard first else { _exit(128 + number) }
+                // The clean stop runs on the concurrency pool; should the pool be stuck,
+                // this queue still ends the process: a signal is never ignored.
+                queue.asyncAfter(deadline: .now() + .seconds(5)) { _exit(128 + number) }
                 onFirst(number)
             }
             source.resume()

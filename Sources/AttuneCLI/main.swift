@@ -33,11 +33,8 @@ do {
 let work = Task { try await command.run(arguments) }
 let signals = SignalTrap { number in
     Task {
-        // A controller that stops answering must not keep the process: 5 s at most.
-        Task.detached {
-            try? await Task.sleep(for: .seconds(5))
-            exit(128 + number)
-        }
+        // A controller that stops answering must not keep the process: SignalTrap
+        // ends it 5 s after the signal whatever happens here.
         await Shutdown.run()
         work.cancel()
     }

@@ -31,7 +31,7 @@ extension PeripheralManager {
                 case .closed(let reason):
                     connected.removeValue(forKey: id)
                     server.disconnect(id, into: &out)
-                    updateAdvertising()
+                    updateAdvertising(again: true)
                     eventBroadcast.yield(.centralDisconnected(entry.central, reason))
                     if connected.isEmpty { releaseDisconnectWaiters() }
                 }

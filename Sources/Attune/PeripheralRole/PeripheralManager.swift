@@ -113,10 +113,14 @@ public actor PeripheralManager {
 
     /// Keeps connectable advertising on while another central may connect, and off when
     /// the manager is full: called after every connection and disconnection.
-    func updateAdvertising() {
+    ///
+    /// - Parameter again: enable even if advertising is believed on (after a
+    ///   disconnection): a controller may have refused the enable that followed the
+    ///   last connection, and enabling what is on does nothing (Vol 4 Part E §7.8.9).
+    func updateAdvertising(again: Bool = false) {
         guard let advertising, advertising.isConnectable else { return }
         let room = connected.count < (maximumCentrals ?? Int.max)
-        guard room != advertisingEnabled else { return }
+        guard room != advertisingEnabled || (again && room) else { return }
         advertisingEnabled = room
         backend.setAdvertisingEnabled(room)
     }
