@@ -31,4 +31,13 @@ import Testing
         budget.taken()
         #expect(budget.admit(report)?.lostBefore == 0)
     }
+
+    @Test func otherWaitingEventsAreBoundedToo() {
+        // Past the limit the host stops loudly (UserlandHost), so nothing is dropped.
+        let budget = HostEvents.ReportBudget()
+        for _ in 0..<HostEvents.eventLimit { #expect(budget.admitEvent()) }
+        #expect(!budget.admitEvent())
+        budget.takenEvent()
+        #expect(budget.admitEvent())
+    }
 }

@@ -10,6 +10,11 @@ public struct HostEvents: AsyncSequence, Sendable {
     public typealias Element = HostEvent
     /// Advertising reports that may wait for the consumer at once.
     public static let reportLimit = 1024
+    /// Other events that may wait at once. They cannot be dropped (a lost disconnection
+    /// would corrupt the application's state), so past this the host stops with
+    /// ``HostError/transportClosed(_:)`` naming the cause: a consumer that stopped
+    /// taking events fails loudly instead of letting a controller grow memory.
+    public static let eventLimit = 16_384
 
     let base: AsyncStream<HostEvent>
     let budget: ReportBudget
@@ -20,7 +25,7 @@ public struct HostEvents: AsyncSequence, Sendable {
 
         public mutating func next() async -> HostEvent? {
             let event = await base.next()
-            if case .advertisingReport = event { budget.taken() }
+            if case .advertisingReport = event { budget.taken() } else if event != nil { budget.takenEvent() }
             return event
         }
     }
@@ -33,6 +38,21 @@ public struct HostEvents: AsyncSequence, Sendable {
     /// the last one let in.
     final class ReportBudget: Sendable {
         private let counts = Mutex((waiting: 0, dropped: 0))
+        private let events = Mutex(0)
+
+        /// Room for one more event other than a report; false past ``HostEvents/eventLimit``.
+        func admitEvent() -> Bool {
+            events.withLock { waiting in
+                guard waiting < HostEvents.eventLimit else { return false }
+                waiting += 1
+                return true
+            }
+        }
+
+        /// One queued event other than a report left the stream.
+        func takenEvent() {
+            events.withLock { $0 = Swift.max(0, $0 - 1) }
+        }
 
         /// The report to queue, carrying the drops before it; nil when it is dropped.
         func admit(_ report: AdvertisingReport) -> AdvertisingReport? {

@@ -322,7 +322,15 @@ public final class UserlandHost: Sendable {
                 default:
                     break
                 }
-                eventSink.yield(event)
+                guard reportBudget.admitEvent() else {
+                    // Once: the stop's own events are refused like this one.
+                    guard state.stopped == nil else { continue }
+                    let why = "the application stopped taking host events (\(HostEvents.eventLimit) wait)"
+                    execute(state.host.transportClosed(why, at: .now), &state)
+                    finishStream()
+                    continue
+                }
+                if case .terminated = eventSink.yield(event) { reportBudget.takenEvent() }
             case .complete(let id, let result):
                 state.waiters.removeValue(forKey: id)?.resume(returning: result)
             case .schedule(let deadline):
