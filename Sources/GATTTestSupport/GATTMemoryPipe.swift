@@ -48,9 +48,10 @@ public struct GATTMemoryPipe: Sendable {
         self.server.connect(connection, security: security, peer: nil, at: now, into: &output)
     }
 
-    /// Starts the client (Exchange MTU, discovery if configured) and runs until quiet.
-    public mutating func start() {
-        take(client.start(at: now))
+    /// Starts the client (Exchange MTU, discovery if configured, the subscriptions in
+    /// `restoring` written again) and runs until quiet.
+    public mutating func start(restoring: [Subscription] = []) {
+        take(client.start(restoring: restoring, at: now))
         run()
     }
 

@@ -4,16 +4,14 @@ import GATT
 
 @Suite("Connection lifecycle")
 struct ConnectionLifecycleTests {
-    /// Drives a machine through connect → link up → MTU → discovery → ready.
-    static func readyMachine(_ configuration: LifecycleConfiguration, subscriptions: [Subscription] = [],
-                             random: Double = 0) -> ConnectionLifecycle {
-        var m = ConnectionLifecycle(configuration: configuration, subscriptions: subscriptions,
-                                    random: FixedRandom(fraction: random))
+    /// Drives a machine through connect → link up → the engine's start-up → ready.
+    static func readyMachine(_ configuration: LifecycleConfiguration, random: Double = 0) -> ConnectionLifecycle {
+        var m = ConnectionLifecycle(configuration: configuration, random: FixedRandom(fraction: random))
         _ = m.connect(at: .zero)
         _ = m.linkUp(at: seconds(0.1))
-        _ = m.mtuExchanged(247, at: seconds(0.2))
-        let done = m.discoveryCompleted(Sample.services(), databaseHash: Sample.hash, at: seconds(0.3))
-        for s in subscriptions { _ = m.resubscribeCompleted(s, error: nil, at: seconds(0.4)) }
+        _ = m.gattPhase(.exchangingMTU)
+        _ = m.gattPhase(.discovering)
+        let done = m.gattReady(at: seconds(0.3))
         #expect(m.phase == .ready, "\(done)")
         return m
     }
@@ -38,18 +36,19 @@ struct ConnectionLifecycleTests {
         #expect(m.tick(at: seconds(2)).events.first == .connectFailed(.connectionTimeout))
     }
 
-    @Test func firstConnectionDiscoversAndBecomesReady() {
+    @Test func theLinkComingUpStartsTheEngineWhosePhasesAreReportedUntilReady() {
         var m = ConnectionLifecycle()
         _ = m.connect(at: .zero)
         let up = m.linkUp(at: seconds(1))
-        #expect(up == [.deliver(.phase(.connected)), .deliver(.phase(.exchangingMTU)), .exchangeMTU(preferred: 517)])
-        let mtu = m.mtuExchanged(247, at: seconds(1.1))
-        #expect(mtu == [.deliver(.phase(.discovering)), .discoverDatabase])
-        #expect(m.mtu == 247)
-        let done = m.discoveryCompleted(Sample.services(), databaseHash: Sample.hash, at: seconds(2))
-        let cache = GATTCache(services: Sample.services(), databaseHash: Sample.hash)
-        #expect(done == [.saveCache(cache), .deliver(.phase(.ready))])
-        #expect(m.cache == cache)
+        #expect(up == [.deliver(.phase(.connected)), .startGATT])
+        #expect(m.gattPhase(.exchangingMTU) == [.deliver(.phase(.exchangingMTU))])
+        #expect(m.gattPhase(.exchangingMTU) == [], "a phase is reported once")
+        #expect(m.gattPhase(.validatingCache) == [.deliver(.phase(.validatingCache))])
+        #expect(m.gattPhase(.resubscribing) == [.deliver(.phase(.resubscribing))])
+        #expect(m.connectionState == .connected)
+        #expect(m.gattReady(at: seconds(2)) == [.deliver(.phase(.ready))])
+        #expect(m.gattPhase(.discovering) == [], "nothing moves a ready connection back")
+        #expect(m.gattReady(at: seconds(3)) == [])
         #expect(m.tick(at: seconds(60)) == [], "no connect timeout once connected")
     }
 
@@ -57,28 +56,30 @@ struct ConnectionLifecycleTests {
         var m = ConnectionLifecycle()
         _ = m.connect(at: .zero)
         _ = m.linkUp(at: seconds(1))
-        _ = m.mtuExchanged(100, at: seconds(1.1))
+        _ = m.gattPhase(.discovering)
         #expect(m.phase == .discovering)
         let reason = DisconnectReason.hci(HCIStatus(0x08))
         let dropped = m.linkDown(reason, at: seconds(1.5))
         #expect(dropped.first == .failPendingOperations(reason))
         #expect(dropped.events == [.connectFailed(.peripheralDisconnected(reason)), .phase(.disconnected),
                                    .disconnected(reason, reconnectAt: nil)])
+        #expect(dropped.contains(.endSubscriptions(.peripheralDisconnected(reason))))
         #expect(m.connectionState == .disconnected)
-        // A late discovery result is ignored.
-        #expect(m.discoveryCompleted(Sample.services(), databaseHash: nil, at: seconds(2)) == [])
+        // A late report from the engine is ignored.
+        #expect(m.gattReady(at: seconds(2)) == [])
+        #expect(m.gattPhase(.resubscribing) == [])
     }
 
     @Test func dropMidProcedureWithAutomaticReconnectSchedulesTheNextAttempt() {
         let config = LifecycleConfiguration(reconnect: .automatic(Backoff(jitter: 0)))
-        var m = Self.readyMachine(config, subscriptions: [Sample.heartRateSubscription])
+        var m = Self.readyMachine(config)
         let reason = DisconnectReason.attBearerClosed(.requestTimeout(.readRequest))
         let dropped = m.linkDown(reason, at: seconds(10))
         #expect(dropped.first == .failPendingOperations(reason))
         #expect(dropped.events == [.phase(.disconnected), .disconnected(reason, reconnectAt: seconds(11))])
         #expect(dropped.schedules == [seconds(11)])
         #expect(m.reconnectAt == seconds(11))
-        #expect(m.subscriptions == [Sample.heartRateSubscription], "kept for the reconnect")
+        #expect(!dropped.contains { if case .endSubscriptions = $0 { true } else { false } }, "kept for the reconnect")
         #expect(m.tick(at: seconds(10.5)) == [.schedule(seconds(11))])
         #expect(m.tick(at: seconds(11)) == [.deliver(.phase(.connecting)), .openLink, .schedule(seconds(41))])
     }
@@ -122,98 +123,29 @@ struct ConnectionLifecycleTests {
         // Success resets the backoff.
         _ = m.tick(at: m.reconnectAt!)
         _ = m.linkUp(at: now)
-        _ = m.mtuExchanged(23, at: now)
-        _ = m.discoveryCompleted(Sample.services(), databaseHash: Sample.hash, cacheHit: true, at: now)
+        _ = m.gattReady(at: now)
         #expect(m.phase == .ready)
         _ = m.linkDown(.hci(HCIStatus(0x13)), at: seconds(1000))
         #expect(m.reconnectAt == seconds(1000.75))
     }
 
-    @Test func reconnectResubscribesAndACacheHitSkipsDiscovery() {
-        let config = LifecycleConfiguration(reconnect: .automatic(Backoff(jitter: 0)))
-        let subs = [Sample.heartRateSubscription, Sample.batterySubscription]
-        var m = Self.readyMachine(config, subscriptions: subs)
-        _ = m.linkDown(.hci(HCIStatus(0x08)), at: seconds(10))
-        var all: [LifecycleAction] = []
-        all += m.tick(at: seconds(11))
-        all += m.linkUp(at: seconds(11.2))
-        let mtu = m.mtuExchanged(247, at: seconds(11.3))
-        // One request validates the cache: the engine reads the hash and answers with the
-        // cache itself when it matches.
-        #expect(mtu == [.deliver(.phase(.validatingCache)), .discoverDatabase])
-        let hit = m.discoveryCompleted(Sample.services(), databaseHash: Sample.hash, cacheHit: true, at: seconds(11.4))
-        #expect(hit == [.deliver(.cacheValidated(hit: true)), .deliver(.phase(.resubscribing)), .resubscribe(subs)])
-        #expect(!hit.contains { if case .saveCache = $0 { true } else { false } }, "a hit saves nothing")
-        all += mtu + hit
-        all += m.resubscribeCompleted(subs[1], error: nil, at: seconds(11.5))
-        #expect(m.phase == .resubscribing)
-        let last = m.resubscribeCompleted(subs[0], error: nil, at: seconds(11.6))
-        all += last
-        #expect(last.events == [.subscriptionRestored(subs[0]), .phase(.ready)])
-        #expect(!all.phases.contains(.discovering))
-        #expect(all.phases == [.connecting, .connected, .exchangingMTU, .validatingCache, .resubscribing, .ready])
-    }
-
-    @Test func changedHashRediscoversAndRelocatesSubscriptions() {
-        let config = LifecycleConfiguration(reconnect: .automatic(Backoff(jitter: 0)))
-        let subs = [Sample.heartRateSubscription, Sample.batterySubscription]
-        var m = Self.readyMachine(config, subscriptions: subs)
-        _ = m.linkDown(.hci(HCIStatus(0x08)), at: seconds(10))
-        _ = m.tick(at: seconds(11))
-        _ = m.linkUp(at: seconds(11))
-        #expect(m.mtuExchanged(23, at: seconds(11)) == [.deliver(.phase(.validatingCache)), .discoverDatabase])
-        // The hash differed, so the engine discovered afresh: the new database moved Heart
-        // Rate by 0x40 and dropped Battery.
-        let moved = Sample.services(shift: 0x40, withBattery: false)
-        let done = m.discoveryCompleted(moved, databaseHash: Sample.otherHash, at: seconds(12))
-        #expect(done.first == .deliver(.cacheValidated(hit: false)))
-        var relocated = Sample.heartRateSubscription
-        relocated.valueHandle = 0x52
-        relocated.configurationHandle = 0x53
-        #expect(done.contains(.saveCache(GATTCache(services: moved, databaseHash: Sample.otherHash))))
-        #expect(done.events.contains(.subscriptionEnded(Sample.batterySubscription, .attributeNotFound(
-            "characteristic 2A19 of service 180F"))))
-        #expect(done.contains(.saveSubscriptions([relocated])))
-        #expect(done.contains(.resubscribe([relocated])))
-        #expect(m.subscriptions == [relocated])
-    }
-
-    @Test func refusedResubscriptionEndsThatSubscriptionOnly() {
-        let config = LifecycleConfiguration(reconnect: .automatic(Backoff(jitter: 0)))
-        let subs = [Sample.heartRateSubscription, Sample.batterySubscription]
-        var m = Self.readyMachine(config, subscriptions: subs)
-        _ = m.linkDown(.hci(HCIStatus(0x08)), at: seconds(10))
-        _ = m.tick(at: seconds(11))
-        _ = m.linkUp(at: seconds(11))
-        _ = m.mtuExchanged(23, at: seconds(11))
-        _ = m.discoveryCompleted(Sample.services(), databaseHash: Sample.hash, cacheHit: true, at: seconds(11))
-        let refused = m.resubscribeCompleted(subs[0], error: .att(.insufficientAuthentication), at: seconds(11))
-        #expect(refused.events == [.subscriptionEnded(subs[0], .att(.insufficientAuthentication))])
-        #expect(refused.contains(.saveSubscriptions([subs[1]])))
-        _ = m.resubscribeCompleted(subs[1], error: nil, at: seconds(11))
-        #expect(m.phase == .ready)
-        #expect(m.subscriptions == [subs[1]])
-    }
-
     @Test func cancelWhileReconnectPendingIsSurfacedAndEndsSubscriptions() {
         let config = LifecycleConfiguration(reconnect: .automatic(Backoff(jitter: 0)))
-        var m = Self.readyMachine(config, subscriptions: [Sample.heartRateSubscription])
+        var m = Self.readyMachine(config)
         _ = m.linkDown(.hci(HCIStatus(0x08)), at: seconds(10))
         let cancelled = m.cancel(at: seconds(10.5))
-        #expect(cancelled.events == [.phase(.disconnected), .disconnected(.cancelled, reconnectAt: nil),
-                                     .subscriptionEnded(Sample.heartRateSubscription, .cancelled)])
-        #expect(cancelled.contains(.saveSubscriptions([])))
+        #expect(cancelled.events == [.phase(.disconnected), .disconnected(.cancelled, reconnectAt: nil)])
+        #expect(cancelled.contains(.endSubscriptions(.cancelled)))
         #expect(m.reconnectAt == nil)
         #expect(m.tick(at: seconds(20)) == [])
     }
 
     @Test func withoutReconnectADropEndsEverySubscriptionWithItsReason() {
-        var m = Self.readyMachine(LifecycleConfiguration(), subscriptions: [Sample.heartRateSubscription])
+        var m = Self.readyMachine(LifecycleConfiguration())
         let reason = DisconnectReason.hci(HCIStatus(0x13))
         let dropped = m.linkDown(reason, at: seconds(3))
-        #expect(dropped.events == [.phase(.disconnected), .disconnected(reason, reconnectAt: nil),
-                                   .subscriptionEnded(Sample.heartRateSubscription, .peripheralDisconnected(reason))])
-        #expect(m.subscriptions.isEmpty)
+        #expect(dropped.events == [.phase(.disconnected), .disconnected(reason, reconnectAt: nil)])
+        #expect(dropped.last == .endSubscriptions(.peripheralDisconnected(reason)))
     }
 
     @Test func applicationDisconnectNeverReconnects() {
@@ -262,14 +194,5 @@ struct ConnectionLifecycleTests {
         let failed = m.linkFailed(.hci(HCIStatus(0x3E)), at: seconds(10.4))
         #expect(failed.events.first == .connectFailed(.connectionFailed(.hci(HCIStatus(0x3E)))))
         #expect(m.reconnectAt == seconds(12.4), "background attempts go on with the next backoff step")
-    }
-
-    @Test func restoredSubscriptionsAreWrittenOnTheFirstConnection() {
-        let cache = GATTCache(services: Sample.services(), databaseHash: Sample.hash)
-        var m = ConnectionLifecycle(cache: cache, subscriptions: [Sample.heartRateSubscription])
-        _ = m.connect(at: .zero)
-        _ = m.linkUp(at: .zero)
-        _ = m.mtuExchanged(23, at: .zero)
-        #expect(m.discoveryCompleted(Sample.services(), databaseHash: Sample.hash, cacheHit: true, at: .zero).contains(.resubscribe([Sample.heartRateSubscription])))
     }
 }

@@ -274,7 +274,7 @@ struct EndToEndTests {
             $0.subscriptions = [Subscription(serviceUUID: Self.heartRate, characteristicUUID: Self.measurement,
                                              valueHandle: measurement.valueHandle,
                                              configurationHandle: measurement.valueHandle.successor!,
-                                             kind: .notification)]
+                                             kind: .notify)]
             $0.autoConnect = true
         }
 

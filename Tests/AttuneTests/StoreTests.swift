@@ -135,17 +135,6 @@ struct StoreTests {
         #expect(store.records().isEmpty)
     }
 
-    @Test func restoredRecordResumesTheLifecycle() throws {
-        let record = Self.fullRecord()
-        var m = ConnectionLifecycle(cache: record.cache, subscriptions: record.subscriptions)
-        _ = m.connect(at: .zero)
-        _ = m.linkUp(at: .zero)
-        #expect(m.mtuExchanged(23, at: .zero) == [.deliver(.phase(.validatingCache)), .discoverDatabase])
-        let hit = m.discoveryCompleted(Sample.services(), databaseHash: Sample.hash, cacheHit: true, at: .zero)
-        #expect(hit.contains(.resubscribe(record.subscriptions)))
-        #expect(!hit.contains(.discoverDatabase))
-    }
-
     @Test func identifiersAreStableAndCarryTheAddress() {
         let id = PeripheralIdentifier.make(address: Self.sensor, type: .random)
         #expect(id == PeripheralIdentifier.make(address: Self.sensor, type: .random))

@@ -56,8 +56,8 @@ enum Sample {
 
     static let heartRateSubscription = Subscription(
         serviceUUID: heartRate, characteristicUUID: measurement, valueHandle: 0x12,
-        configurationHandle: 0x13, kind: .notification)
+        configurationHandle: 0x13, kind: .notify)
     static let batterySubscription = Subscription(
         serviceUUID: battery, characteristicUUID: level, valueHandle: 0x22,
-        configurationHandle: 0x23, kind: .indication)
+        configurationHandle: 0x23, kind: .indicate)
 }

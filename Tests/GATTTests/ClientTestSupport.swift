@@ -24,6 +24,11 @@ struct ClientHarness {
         }
     }
 
+    /// A harness around a connection that has not been started.
+    init(connection: GATTClientConnection) {
+        self.connection = connection
+    }
+
     mutating func take(_ actions: [GATTClientAction]) {
         for a in actions {
             switch a {

@@ -17,6 +17,7 @@ extension AttuneError {
         case .cancelled: self = .cancelled
         case .bearerClosed: self = .notConnected
         case .invalidArgument(let why): self = .operationNotSupported(why)
+        case .attributeNotFound(let what): self = .attributeNotFound(what)
         }
     }
 }

@@ -1,6 +1,6 @@
 extension Peripheral {
-    /// The whole tree, when the lifecycle discovered or validated it on connect.
-    var knownTree: [Service]? { lifecycle.cache?.services }
+    /// The whole tree, when the link's engine discovered or confirmed it on connect.
+    var knownTree: [Service]? { memory.cache?.services }
 
     /// Discovers primary services, all of them or those with the given UUIDs, like
     /// `discoverServices(_:)`. Answered from the validated GATT cache when there is one.

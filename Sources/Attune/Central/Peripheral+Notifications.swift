@@ -4,31 +4,35 @@ extension Peripheral {
     /// `setNotifyValue(_:for:)`. Subscriptions are remembered and written again after
     /// every reconnect.
     public func setNotifyValue(_ enabled: Bool, for characteristic: Characteristic) async throws(AttuneError) {
-        let kind: NotificationKind
+        let kind: SubscriptionKind
         if characteristic.properties.contains(.notify) {
-            kind = .notification
+            kind = .notify
         } else if characteristic.properties.contains(.indicate) {
-            kind = .indication
+            kind = .indicate
         } else {
             throw .operationNotSupported("characteristic \(characteristic.uuid) neither notifies nor indicates")
         }
+        guard enabled else {
+            // The engine clears the CCCD when its one subscriber leaves.
+            _ = try await request(.unsubscribe(valueHandle: characteristic.valueHandle))
+            finishListeners(characteristic.valueHandle, error: nil)
+            return
+        }
+        // Like Core Bluetooth, turning notifications on twice is one subscription.
+        if isNotifying(characteristic) { return }
         var descriptors = characteristic.descriptors ?? knownCharacteristic(characteristic.valueHandle)?.descriptors
         if descriptors == nil { descriptors = try await discoverDescriptors(for: characteristic) }
         guard let cccd = descriptors?.first(where: { $0.uuid == GATTAttributeType.clientCharacteristicConfiguration }) else {
             throw .attributeNotFound("Client Characteristic Configuration of \(characteristic.uuid)")
         }
-        _ = try await request(.writeValue(cccd.handle, Self.cccd(enabled ? kind.clientConfiguration : 0)))
-        if enabled {
-            let service = knownTree?.first { $0.startHandle == characteristic.serviceHandle }?.uuid
-                ?? revealed?.first { $0.startHandle == characteristic.serviceHandle }?.uuid
-                ?? BluetoothUUID(0)
-            run(lifecycle.subscribed(Subscription(serviceUUID: service, characteristicUUID: characteristic.uuid,
-                                                  valueHandle: characteristic.valueHandle,
-                                                  configurationHandle: cccd.handle, kind: kind)))
-        } else {
-            run(lifecycle.unsubscribed(valueHandle: characteristic.valueHandle))
-            finishListeners(characteristic.valueHandle, error: nil)
-        }
+        let service = knownTree?.first { $0.startHandle == characteristic.serviceHandle }?.uuid
+            ?? revealed?.first { $0.startHandle == characteristic.serviceHandle }?.uuid
+            ?? BluetoothUUID(0)
+        // The engine keeps the subscription (and restores it on the next link); the store
+        // hears of it through the engine's `subscriptionsChanged`.
+        _ = try await request(.subscribeDescribed(Subscription(
+            serviceUUID: service, characteristicUUID: characteristic.uuid, valueHandle: characteristic.valueHandle,
+            configurationHandle: cccd.handle, kind: kind)))
     }
 
     /// The characteristic's notified or indicated values, from now on. The stream ends
@@ -85,14 +89,9 @@ extension Peripheral {
         for buffer in group.values { buffer.finish(throwing: error) }
     }
 
-    /// After a rediscovery moved subscribed characteristics, their listeners follow.
-    func moveListeners(from before: [Subscription], to after: [Subscription]) {
-        for new in after {
-            guard let old = before.first(where: { $0.serviceUUID == new.serviceUUID
-                                                && $0.characteristicUUID == new.characteristicUUID }),
-                  old.valueHandle != new.valueHandle, let group = listeners.removeValue(forKey: old.valueHandle)
-            else { continue }
-            listeners[new.valueHandle, default: [:]].merge(group) { a, _ in a }
-        }
+    /// After a rediscovery moved a subscribed characteristic, its listeners follow.
+    func moveListeners(from old: AttributeHandle, to new: AttributeHandle) {
+        guard old != new, let group = listeners.removeValue(forKey: old) else { return }
+        listeners[new, default: [:]].merge(group) { a, _ in a }
     }
 }

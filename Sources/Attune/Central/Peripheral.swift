@@ -34,14 +34,11 @@ public actor Peripheral {
     /// Bumped whenever a link or attempt is abandoned, so late callbacks are ignored.
     var generation = 0
 
-    /// What each outstanding client command is for.
-    enum Waiter {
-        case application(CheckedContinuation<GATTClientResponse, any Error>)
-        case mtu
-        case discovery
-        case resubscribe(Subscription)
-    }
-    var waiters: [GATTRequestID: Waiter] = [:]
+    /// The application's outstanding client commands.
+    var waiters: [GATTRequestID: CheckedContinuation<GATTClientResponse, any Error>] = [:]
+    /// The cache and subscriptions between links (the link's engine holds the
+    /// subscriptions while it is up).
+    var memory: LinkMemory
     var connectWaiters: [CheckedContinuation<Void, any Error>] = []
 
     /// The tree as the application has discovered it so far.
@@ -70,8 +67,6 @@ public actor Peripheral {
     /// Sets the ATT transaction timeout of the links that follow (tests only: the spec
     /// fixes it at 30 s).
     func setTransactionTimeout(_ timeout: Duration) { transactionTimeout = timeout }
-    /// The cached database the engine was created with, when it has a hash to validate.
-    var seededDatabase: DiscoveredDatabase?
     /// Storage the client engine's actions for each received PDU are appended to.
     var spareActions: [GATTClientAction] = []
     /// PDUs the client engine queued behind a security raise.
@@ -105,7 +100,8 @@ public actor Peripheral {
         self.backend = backend
         self.store = store
         self.clock = clock
-        lifecycle = ConnectionLifecycle(cache: record?.cache, subscriptions: record?.subscriptions ?? [])
+        lifecycle = ConnectionLifecycle()
+        memory = LinkMemory(cache: record?.cache, subscriptions: record?.subscriptions ?? [])
         isRestored = record?.autoConnect == true && record?.cache != nil
     }
 
@@ -131,7 +127,7 @@ public actor Peripheral {
     let isRestored: Bool
 
     /// The ATT_MTU of the connection.
-    public var mtu: Int { connection?.mtu ?? lifecycle.mtu }
+    public var mtu: Int { connection?.mtu ?? ATTBearer.defaultMTU }
 
     /// The longest value one write of `type` can carry: ATT_MTU − 3 without response,
     /// 512 (the attribute maximum) with response, which may take a long write.
@@ -140,11 +136,11 @@ public actor Peripheral {
     }
 
     /// Everything subscribed, as restored on reconnect.
-    public var subscriptions: [Subscription] { lifecycle.subscriptions }
+    public var subscriptions: [Subscription] { connection?.client.subscriptions ?? memory.subscriptions }
 
     /// Whether the characteristic's notifications or indications are on.
     public func isNotifying(_ characteristic: Characteristic) -> Bool {
-        lifecycle.subscriptions.contains { $0.valueHandle == characteristic.valueHandle }
+        subscriptions.contains { $0.valueHandle == characteristic.valueHandle }
     }
 
     var now: MonotonicTime { clock.now }

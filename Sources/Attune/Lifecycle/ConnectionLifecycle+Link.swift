@@ -6,10 +6,28 @@ extension ConnectionLifecycle {
             return [.closeLink]
         }
         wasEstablished = true
-        mtu = 23
-        state = .connected(ConnectedState(step: .exchangingMTU, applicationWaiting: s.applicationWaiting))
-        return [.deliver(.phase(.connected)), .deliver(.phase(.exchangingMTU)),
-                .exchangeMTU(preferred: configuration.preferredMTU)]
+        state = .connected(ConnectedState(phase: .connected, applicationWaiting: s.applicationWaiting))
+        return [.deliver(.phase(.connected)), .startGATT]
+    }
+
+    /// The link's GATT engine moved on in its start-up (exchanging the MTU, checking the
+    /// cache, discovering, restoring subscriptions).
+    public mutating func gattPhase(_ phase: LifecyclePhase) -> [LifecycleAction] {
+        guard case .connected(var s) = state, s.phase != .ready, s.phase != phase, phase != .ready else { return [] }
+        s.phase = phase
+        state = .connected(s)
+        return [.deliver(.phase(phase))]
+    }
+
+    /// The link's GATT engine finished its start-up (or its discovery failed and the
+    /// connection goes on without a database): operations may start.
+    public mutating func gattReady(at now: MonotonicTime) -> [LifecycleAction] {
+        guard case .connected(var s) = state, s.phase != .ready else { return [] }
+        s.phase = .ready
+        s.applicationWaiting = false
+        state = .connected(s)
+        failedAttempts = 0
+        return [.deliver(.phase(.ready))]
     }
 
     /// The connect attempt failed before the link came up.

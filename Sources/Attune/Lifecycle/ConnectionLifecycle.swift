@@ -1,8 +1,11 @@
 /// The life of one connection to a peripheral, as a sans-I/O state machine.
 ///
 /// Application requests (``connect(at:)``, ``cancel(at:)``), link facts (``linkUp(at:)``,
-/// ``linkFailed(_:at:)``, ``linkDown(_:at:)``), GATT results and the passing of time
-/// (``tick(at:)``) go in; ``LifecycleAction``s come out. No clock, thread or socket lives
+/// ``linkFailed(_:at:)``, ``linkDown(_:at:)``), the GATT engine's progress
+/// (``gattPhase(_:)``, ``gattReady(at:)``) and the passing of time (``tick(at:)``) go in;
+/// ``LifecycleAction``s come out. The machine makes only link and reconnect decisions:
+/// the MTU, the database, its cache check and the subscriptions belong to the link's
+/// GATT engine (``GATTClient``), which the owner starts on ``LifecycleAction/startGATT``. No clock, thread or socket lives
 /// here, so tests drive every timeout and drop by hand. Jitter comes from an injected
 /// random number generator, so backoff is deterministic under test.
 ///
@@ -21,13 +24,6 @@ public struct ConnectionLifecycle: Sendable {
     /// Changes apply from the next attempt on.
     public var configuration: LifecycleConfiguration
     var state: State = .disconnected(DisconnectedState())
-    /// The GATT database as last discovered or restored.
-    public internal(set) var cache: GATTCache?
-    /// Everything subscribed: restored on every reconnect until it ends with a
-    /// ``LifecycleEvent/subscriptionEnded(_:_:)``.
-    public internal(set) var subscriptions: [Subscription]
-    /// The ATT_MTU of the current (or last) connection; 23 until exchanged.
-    public internal(set) var mtu = 23
     /// Attempts since the connection was last ready; drives the backoff.
     public internal(set) var failedAttempts = 0
     /// True once a connection reached the link since the application last asked to
@@ -35,13 +31,10 @@ public struct ConnectionLifecycle: Sendable {
     var wasEstablished = false
     private var random: any RandomNumberGenerator & Sendable
 
-    /// A machine in the disconnected state, with what a ``Store`` remembered.
-    public init(configuration: LifecycleConfiguration = LifecycleConfiguration(), cache: GATTCache? = nil,
-                subscriptions: [Subscription] = [],
+    /// A machine in the disconnected state.
+    public init(configuration: LifecycleConfiguration = LifecycleConfiguration(),
                 random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
         self.configuration = configuration
-        self.cache = cache
-        self.subscriptions = subscriptions
         self.random = random
     }
 
@@ -91,7 +84,7 @@ public struct ConnectionLifecycle: Sendable {
             state = .connecting(s)
             return []
         case .connected(var s):
-            if s.step == .ready { return [.deliver(.phase(.ready))] }
+            if s.phase == .ready { return [.deliver(.phase(.ready))] }
             s.applicationWaiting = true
             state = .connected(s)
             return []
@@ -127,27 +120,6 @@ public struct ConnectionLifecycle: Sendable {
         }
     }
 
-    /// The application subscribed (its CCCD write succeeded). Returns the save action.
-    public mutating func subscribed(_ subscription: Subscription) -> [LifecycleAction] {
-        subscriptions.removeAll { $0.valueHandle == subscription.valueHandle }
-        subscriptions.append(subscription)
-        return [.saveSubscriptions(subscriptions)]
-    }
-
-    /// The application unsubscribed.
-    public mutating func unsubscribed(valueHandle: AttributeHandle) -> [LifecycleAction] {
-        let before = subscriptions.count
-        subscriptions.removeAll { $0.valueHandle == valueHandle }
-        return subscriptions.count == before ? [] : [.saveSubscriptions(subscriptions)]
-    }
-
-    /// The application discovered (part of) the database itself; the lifecycle keeps it
-    /// as the cache, with the hash when known.
-    public mutating func databaseDiscovered(_ cache: GATTCache) -> [LifecycleAction] {
-        self.cache = cache
-        return [.saveCache(cache)]
-    }
-
     // MARK: Shared transitions
 
     mutating func startAttempt(at now: MonotonicTime, applicationWaiting: Bool) -> [LifecycleAction] {
@@ -160,14 +132,8 @@ public struct ConnectionLifecycle: Sendable {
     mutating func becomeDisconnected(reason: DisconnectReason, endingWith error: AttuneError) -> [LifecycleAction] {
         state = .disconnected(DisconnectedState())
         wasEstablished = false
-        var actions: [LifecycleAction] = [.deliver(.phase(.disconnected)),
-                                          .deliver(.disconnected(reason, reconnectAt: nil))]
-        if !subscriptions.isEmpty {
-            actions += subscriptions.map { .deliver(.subscriptionEnded($0, error)) }
-            subscriptions.removeAll()
-            actions.append(.saveSubscriptions([]))
-        }
-        return actions
+        return [.deliver(.phase(.disconnected)), .deliver(.disconnected(reason, reconnectAt: nil)),
+                .endSubscriptions(error)]
     }
 
     /// After a failed attempt or a drop: wait and retry if the policy says so, else stop.

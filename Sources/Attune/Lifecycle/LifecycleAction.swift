@@ -5,19 +5,14 @@ public enum LifecycleAction: Hashable, Sendable {
     case openLink
     /// Tear the link down, or abandon the attempt in progress.
     case closeLink
-    /// Exchange the ATT_MTU; answer with ``ConnectionLifecycle/mtuExchanged(_:at:)``.
-    case exchangeMTU(preferred: Int)
-    /// Discover every service, characteristic and descriptor, unless the cached
-    /// database's Database Hash still matches the server's; answer with
-    /// ``ConnectionLifecycle/discoveryCompleted(_:databaseHash:cacheHit:at:)``.
-    case discoverDatabase
-    /// A fresh discovery: keep it (in the ``Store``).
-    case saveCache(GATTCache)
-    /// Write these CCCDs; answer each with
-    /// ``ConnectionLifecycle/resubscribeCompleted(_:error:at:)``.
-    case resubscribe([Subscription])
-    /// The set of subscriptions changed: keep it (in the ``Store``).
-    case saveSubscriptions([Subscription])
+    /// The link is up: start its GATT engine (MTU exchange, the cache checked through
+    /// the Database Hash or the database discovered, subscriptions restored), and report
+    /// its progress with ``ConnectionLifecycle/gattPhase(_:)`` and
+    /// ``ConnectionLifecycle/gattReady(at:)``.
+    case startGATT
+    /// The connection is gone for good: every subscription ends with this error (and
+    /// is forgotten by the store).
+    case endSubscriptions(AttuneError)
     /// Fail every GATT operation in flight with this reason.
     case failPendingOperations(DisconnectReason)
     /// Tell the application.

@@ -60,46 +60,13 @@ extension GATTClient {
                                  purpose: .command))
         case let .subscribe(valueHandle, kind):
             subscribe(id, valueHandle: valueHandle, kind: kind, delta: 1, into: &actions)
+        case let .subscribeDescribed(record):
+            subscribe(id, record, kind: record.kind, delta: 1, into: &actions)
         case let .unsubscribe(valueHandle):
-            subscribe(id, valueHandle: valueHandle, kind: subscriptions.kindToDrop(valueHandle), delta: -1, into: &actions)
+            subscribe(id, valueHandle: valueHandle, kind: subscriptionTable.kindToDrop(valueHandle), delta: -1, into: &actions)
         }
         pump(bearer: &bearer, at: now, into: &actions)
         return id
-    }
-
-    /// Subscriber counting: only a change of the CCCD value costs a write.
-    mutating func subscribe(_ id: GATTRequestID, valueHandle: AttributeHandle, kind: SubscriptionKind?, delta: Int,
-                            into actions: inout [GATTClientAction]) {
-        if delta < 0 && kind == nil {
-            actions.append(.complete(id, .success(.done)))
-            return
-        }
-        guard let characteristic = database.characteristic(valueHandle: valueHandle) else {
-            actions.append(.complete(id, .failure(.invalidArgument("no discovered characteristic has value handle \(valueHandle)"))))
-            return
-        }
-        guard let cccd = characteristic.clientConfigurationHandle else {
-            actions.append(.complete(id, .failure(.invalidArgument("characteristic \(valueHandle) has no Client Characteristic Configuration descriptor"))))
-            return
-        }
-        let chosen: SubscriptionKind
-        if let kind {
-            chosen = kind
-        } else if characteristic.properties.contains(.notify) {
-            chosen = .notify
-        } else if characteristic.properties.contains(.indicate) {
-            chosen = .indicate
-        } else {
-            actions.append(.complete(id, .failure(.invalidArgument("characteristic \(valueHandle) can neither notify nor indicate"))))
-            return
-        }
-        guard let write = subscriptions.change(valueHandle, cccd: cccd, kind: chosen, by: delta) else {
-            actions.append(.complete(id, .success(.done)))
-            return
-        }
-        let value = [UInt8(truncatingIfNeeded: write.value), UInt8(truncatingIfNeeded: write.value >> 8)]
-        queue.append(Pending(id: id, procedure: WriteCharacteristicValueProcedure(handle: write.cccd, value: value),
-                             purpose: .subscription(valueHandle: valueHandle, kind: chosen, delta: delta)))
     }
 
     /// Cancels a command. A queued one is dropped; a running one completes with

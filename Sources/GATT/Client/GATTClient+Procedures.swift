@@ -92,11 +92,20 @@ extension GATTClient {
                          bearer: inout ATTBearer, into actions: inout [GATTClientAction]) {
         switch (pending.purpose, result) {
         case (.startupMTU, _):
+            if readyAfterMTU {
+                // Nothing was to be discovered: no `.ready` event, only the phase.
+                readyAfterMTU = false
+                startupPhase = .ready
+            } else if startupPhase == .exchangingMTU {
+                startupPhase = cachedAtStart == nil ? .discovering : .validatingCache
+            }
             return
         case let (.startupDiscovery, .success(.database(found))):
             let previous = database
             database = found
-            isReady = true
+            startupDatabaseFound = true
+            if let cached = cachedAtStart { cacheHit = cached == found }
+            cachedAtStart = nil
             if !previous.services.isEmpty && previous != found {
                 let invalidated = previous.services.filter { !found.services.contains($0) }
                 let discovered = found.services.filter { !previous.services.contains($0) }
@@ -104,15 +113,27 @@ extension GATTClient {
                     actions.append(.deliver(.servicesChanged(invalidated: invalidated, discovered: discovered)))
                 }
             }
-            actions.append(.deliver(.ready(found)))
+            restoreSubscriptions(in: found, into: &actions)
+            if restoresPending > 0 {
+                startupPhase = .restoringSubscriptions
+            } else {
+                becomeReady(into: &actions)
+            }
             return
         case (.startupDiscovery, .failure(let error)):
+            cachedAtStart = nil
+            startupPhase = .failed
+            abandonRestoration(error, into: &actions)
             actions.append(.deliver(.startupFailed(error)))
+            return
+        case let (.restore(record), _):
+            restoreWritten(record, result, into: &actions)
             return
         case let (.rediscovery(range), .success(.database(found))):
             let invalidated = database.removeServices(overlapping: range)
             database.insert(found.services)
             actions.append(.deliver(.servicesChanged(invalidated: invalidated, discovered: found.services)))
+            relocateSubscriptions(in: range, into: &actions)
             return
         case (.rediscovery, _), (.cleanup, _):
             return
@@ -132,10 +153,16 @@ extension GATTClient {
         switch pending.purpose {
         case .startupMTU, .startupDiscovery, .rediscovery, .cleanup:
             return
-        case let .subscription(valueHandle, kind, delta):
-            if case .failure = result, let cccd = database.characteristic(valueHandle: valueHandle)?.clientConfigurationHandle {
-                // The CCCD write failed: the subscriber does not count.
-                _ = subscriptions.change(valueHandle, cccd: cccd, kind: kind, by: -delta)
+        case .restore:
+            // The link closed before the answer: the subscription stays in the table,
+            // for the owner to hand to the next link.
+            restoresPending -= 1
+            return
+        case let .subscription(record, kind, delta):
+            if case .failure = result {
+                subscriptionWritten(record, kind: kind, delta: delta, failed: true, into: &actions)
+            } else {
+                subscriptionWritten(record, kind: kind, delta: delta, failed: false, into: &actions)
             }
         default:
             break

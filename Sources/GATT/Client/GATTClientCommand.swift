@@ -51,6 +51,9 @@ public enum GATTClientCommand: Hashable, Sendable {
     /// Subscribe to a characteristic's notifications or indications, counting
     /// subscribers per characteristic; only the first writes the CCCD.
     case subscribe(valueHandle: AttributeHandle, SubscriptionKind? = nil)
+    /// The same, for a characteristic described by the caller (one it discovered with
+    /// its own procedures, outside the engine's database).
+    case subscribeDescribed(Subscription)
     /// Drop one subscriber; the last one writes 0x0000 to the CCCD.
     case unsubscribe(valueHandle: AttributeHandle)
 }
@@ -68,9 +71,10 @@ public struct PreparedWrite: Hashable, Sendable {
 }
 
 /// Notifications or indications, as configured in the CCCD (Vol 3 Part G §3.3.3.3).
-public enum SubscriptionKind: Hashable, Sendable {
-    case notify
-    case indicate
+/// Kept in stores as "notification" or "indication".
+public enum SubscriptionKind: String, Hashable, Sendable, Codable {
+    case notify = "notification"
+    case indicate = "indication"
 
     /// The CCCD value that enables this kind.
     public var configurationValue: UInt16 { self == .notify ? 0x0001 : 0x0002 }

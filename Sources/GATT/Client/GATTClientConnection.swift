@@ -22,18 +22,30 @@ public struct GATTClientConnection: Sendable {
     /// The ATT_MTU in force.
     public var mtu: Int { bearer.mtu }
 
-    /// Runs the configured start-up (Exchange MTU, discovery).
-    public mutating func start(at now: MonotonicTime) -> [GATTClientAction] {
+    /// Runs the configured start-up (Exchange MTU, discovery, then the CCCD writes that
+    /// restore `restoring`).
+    public mutating func start(restoring: [Subscription] = [], at now: MonotonicTime) -> [GATTClientAction] {
         var actions: [GATTClientAction] = []
-        client.start(bearer: &bearer, at: now, into: &actions)
+        start(restoring: restoring, at: now, into: &actions)
         return actions
+    }
+
+    /// The same, appending to a caller-owned action list.
+    public mutating func start(restoring: [Subscription] = [], at now: MonotonicTime, into actions: inout [GATTClientAction]) {
+        client.start(bearer: &bearer, restoring: restoring, at: now, into: &actions)
     }
 
     /// Queues a command.
     public mutating func perform(_ command: GATTClientCommand, at now: MonotonicTime) -> (id: GATTRequestID, actions: [GATTClientAction]) {
         var actions: [GATTClientAction] = []
-        let id = client.perform(command, bearer: &bearer, at: now, into: &actions)
+        let id = perform(command, at: now, into: &actions)
         return (id, actions)
+    }
+
+    /// Queues a command, appending to a caller-owned action list.
+    public mutating func perform(_ command: GATTClientCommand, at now: MonotonicTime,
+                                 into actions: inout [GATTClientAction]) -> GATTRequestID {
+        client.perform(command, bearer: &bearer, at: now, into: &actions)
     }
 
     /// Cancels a command.
@@ -73,11 +85,16 @@ public struct GATTClientConnection: Sendable {
     /// Fires the transaction timeout and the discovery timeout when due.
     public mutating func tick(at now: MonotonicTime) -> [GATTClientAction] {
         var actions: [GATTClientAction] = []
+        tick(at: now, into: &actions)
+        return actions
+    }
+
+    /// The same, appending to a caller-owned action list.
+    public mutating func tick(at now: MonotonicTime, into actions: inout [GATTClientAction]) {
         if let event = bearer.tick(at: now) {
             client.handle(event, bytes: [], bearer: &bearer, at: now, into: &actions)
         }
         client.tick(bearer: &bearer, at: now, into: &actions)
-        return actions
     }
 
     /// The link went away: everything pending fails with ``GATTClientError/bearerClosed``.

@@ -18,6 +18,8 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The command cannot be carried out as given (for example a value longer than the
     /// ATT_MTU allows for a write without response).
     case invalidArgument(String)
+    /// An attribute the client relied on is not in the server's database (any more).
+    case attributeNotFound(String)
 
     /// The ATT error code, when the server reported one.
     public var attErrorCode: ATTErrorCode? {
@@ -34,6 +36,7 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
         case .cancelled: "cancelled"
         case .bearerClosed: "bearer closed"
         case let .invalidArgument(why): "invalid argument: \(why)"
+        case let .attributeNotFound(what): "not found: \(what)"
         }
     }
 }

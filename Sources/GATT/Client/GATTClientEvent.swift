@@ -15,6 +15,18 @@ public enum GATTClientEvent: Hashable, Sendable {
     /// Start-up discovery failed; the client is not ready, and the bearer stays usable
     /// for individual commands.
     case startupFailed(GATTClientError)
+    /// A subscription handed to ``GATTClient/start(bearer:restoring:at:into:)`` (or one a
+    /// Service Changed rediscovery moved) was written again.
+    case subscriptionRestored(Subscription)
+    /// A subscription ended: its characteristic is gone, or the server refused its CCCD
+    /// write when it was restored.
+    case subscriptionEnded(Subscription, GATTClientError)
+    /// A subscription's characteristic was found at new handles (the database changed);
+    /// `from` is its old value handle.
+    case subscriptionMoved(Subscription, from: AttributeHandle)
+    /// The set of subscriptions changed: what an owner that keeps them between links
+    /// (a store) must save.
+    case subscriptionsChanged([Subscription])
     /// The server sent a PDU that no procedure wanted (a stray response, a malformed
     /// notification); it was dropped.
     case dropped(GATTClientError)

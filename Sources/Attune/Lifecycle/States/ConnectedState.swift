@@ -1,25 +1,6 @@
-/// The link is up; the GATT phases run in order until `ready`.
+/// The link is up; the GATT engine's start-up runs until `ready`.
 struct ConnectedState: Hashable, Sendable {
-    enum Step: Hashable, Sendable {
-        case exchangingMTU
-        case validatingCache
-        case discovering
-        case resubscribing
-        case ready
-    }
-
-    var step: Step
-    /// CCCD writes not yet answered in the `resubscribing` step.
-    var pendingResubscriptions: [Subscription] = []
+    /// `connected`, one of the GATT start-up phases the engine reported, or `ready`.
+    var phase: LifecyclePhase
     var applicationWaiting: Bool
-
-    var phase: LifecyclePhase {
-        switch step {
-        case .exchangingMTU: .exchangingMTU
-        case .validatingCache: .validatingCache
-        case .discovering: .discovering
-        case .resubscribing: .resubscribing
-        case .ready: .ready
-        }
-    }
 }

@@ -1,14 +1,11 @@
-/// Whether a subscription asks for notifications or indications (CCCD bit 0 or bit 1).
-public enum NotificationKind: String, Hashable, Sendable, Codable {
-    case notification
-    case indication
+import ATT
 
-    /// The Client Characteristic Configuration value that enables this kind.
-    public var clientConfiguration: UInt16 { self == .notification ? 0x0001 : 0x0002 }
-}
-
-/// One characteristic a central has subscribed to: enough to write its CCCD again after
-/// a reconnect, and to find it again by UUID when the database changed.
+/// One characteristic a client has subscribed to: enough to write its CCCD again on the
+/// next link, and to find it again by UUID when the server's database changed.
+///
+/// The client engine (``GATTClient``) holds these in its subscription table while a link
+/// is up; the owner of the engine keeps them between links and hands them back through
+/// ``GATTClient/start(bearer:restoring:at:into:)``.
 public struct Subscription: Hashable, Sendable, Codable {
     /// The service holding the characteristic, to find it again after a database change.
     public var serviceUUID: BluetoothUUID
@@ -19,11 +16,11 @@ public struct Subscription: Hashable, Sendable, Codable {
     /// The CCCD's handle.
     public var configurationHandle: AttributeHandle
     /// Notifications or indications.
-    public var kind: NotificationKind
+    public var kind: SubscriptionKind
 
-    /// A subscription as the lifecycle and the store keep it.
+    /// A subscription as an engine and a store keep it.
     public init(serviceUUID: BluetoothUUID, characteristicUUID: BluetoothUUID, valueHandle: AttributeHandle,
-                configurationHandle: AttributeHandle, kind: NotificationKind) {
+                configurationHandle: AttributeHandle, kind: SubscriptionKind) {
         self.serviceUUID = serviceUUID
         self.characteristicUUID = characteristicUUID
         self.valueHandle = valueHandle
@@ -33,13 +30,13 @@ public struct Subscription: Hashable, Sendable, Codable {
 
     /// The same subscription in a freshly discovered database: the first characteristic
     /// with the same service and characteristic UUIDs that has a CCCD. Nil when it is gone.
-    public func relocated(in services: [Service]) -> Subscription? {
-        for service in services where service.uuid == serviceUUID {
-            for characteristic in service.characteristics ?? [] where characteristic.uuid == characteristicUUID {
-                guard let cccd = characteristic.clientConfigurationDescriptor else { continue }
+    public func relocated(in database: DiscoveredDatabase) -> Subscription? {
+        for service in database.services where service.uuid == serviceUUID {
+            for characteristic in service.characteristics where characteristic.uuid == characteristicUUID {
+                guard let cccd = characteristic.clientConfigurationHandle else { continue }
                 var moved = self
                 moved.valueHandle = characteristic.valueHandle
-                moved.configurationHandle = cccd.handle
+                moved.configurationHandle = cccd
                 return moved
             }
         }
@@ -52,11 +49,20 @@ public struct Subscription: Hashable, Sendable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        serviceUUID = try c.decodeBluetoothUUID(forKey: .serviceUUID)
-        characteristicUUID = try c.decodeBluetoothUUID(forKey: .characteristicUUID)
+        serviceUUID = try Self.uuid(c, .serviceUUID)
+        characteristicUUID = try Self.uuid(c, .characteristicUUID)
         valueHandle = AttributeHandle(try c.decode(UInt16.self, forKey: .valueHandle))
         configurationHandle = AttributeHandle(try c.decode(UInt16.self, forKey: .configurationHandle))
-        kind = try c.decode(NotificationKind.self, forKey: .kind)
+        kind = try c.decode(SubscriptionKind.self, forKey: .kind)
+    }
+
+    /// UUIDs are kept as text (`180D` or the 36-character form), so a store stays readable.
+    private static func uuid(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> BluetoothUUID {
+        let text = try c.decode(String.self, forKey: key)
+        guard let uuid = BluetoothUUID(text) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not a UUID: \(text)")
+        }
+        return uuid
     }
 
     public func encode(to encoder: any Encoder) throws {
