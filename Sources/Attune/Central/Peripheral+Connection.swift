@@ -24,7 +24,7 @@ extension Peripheral {
         do {
             try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
                 connectWaiters.append(waiter)
-                run(lifecycle.connect(at: now))
+                drive { $0.connect(at: now, into: &$1) }
             }
         } catch let error as AttuneError {
             throw error
@@ -36,7 +36,7 @@ extension Peripheral {
     /// Gives the connection up; no reconnect follows.
     func cancelConnection() {
         try? store.update(address: address, type: addressType) { $0.autoConnect = false }
-        run(lifecycle.cancel(at: now))
+        drive { $0.cancel(at: now, into: &$1) }
     }
 
     /// Cancels the connection and returns once the link reports itself down: on the
@@ -63,6 +63,13 @@ extension Peripheral {
     func releaseLinkClosedWaiters() {
         for waiter in linkClosedWaiters { waiter.resume() }
         linkClosedWaiters = []
+    }
+
+    /// Feeds the lifecycle one input and carries out what it asks for.
+    func drive(_ input: (inout ConnectionLifecycle, inout [LifecycleAction]) -> Void) {
+        var actions: [LifecycleAction] = []
+        input(&lifecycle, &actions)
+        run(actions)
     }
 
     /// Carries out what the lifecycle machine asks for.
@@ -170,7 +177,7 @@ extension Peripheral {
         try? store.update(address: address, type: addressType) { record in
             if let name { record.name = name }
         }
-        run(lifecycle.linkUp(at: now))
+        drive { $0.linkUp(at: now, into: &$1) }
     }
 
     private func linkAttemptFailed(_ error: AttuneError, _ attempt: Int) {
@@ -182,7 +189,7 @@ extension Peripheral {
         case .cancelled: reason = .cancelled
         default: reason = .transport(error.description)
         }
-        run(lifecycle.linkFailed(reason, at: now))
+        drive { $0.linkFailed(reason, at: now, into: &$1) }
     }
 
     /// The link's one path in: a batch per wake-up, straight onto this actor, and no
@@ -227,7 +234,8 @@ extension Peripheral {
             readerTask = nil
             // When the engine closed the bearer, our own close is what the link reports
             // (0x16, a socket closed): the bearer's reason is the one worth keeping.
-            run(lifecycle.linkDown(bearerFailure?.reason ?? reason, at: now))
+            let cause = bearerFailure?.reason ?? reason
+            drive { $0.linkDown(cause, at: now, into: &$1) }
             // Told to everything the loss failed; a later attempt fails for its own reasons.
             bearerFailure = nil
             releaseLinkClosedWaiters()

@@ -94,7 +94,7 @@ extension Peripheral {
                 || !database.services.isEmpty {
                 keepCache(GATTCache(database))
             }
-            run(lifecycle.gattReady(at: now))
+            drive { $0.gattReady(at: now, into: &$1) }
         case .startupFailed:
             // A bearer that died (timeout, protocol violation) is reported by the link's
             // close, which fails the connect with the cause. Discovery that failed on a
@@ -102,7 +102,7 @@ extension Peripheral {
             guard connection?.client.isClosed == false else { return }
             if connection?.client.cacheHit == false { lifecycleBroadcast.yield(.cacheValidated(hit: false)) }
             memory.cache = nil
-            run(lifecycle.gattReady(at: now))
+            drive { $0.gattReady(at: now, into: &$1) }
         case .servicesChanged:
             // The engine rediscovered what changed; its view is the cache now. During
             // start-up, `.ready` keeps it.
@@ -138,11 +138,11 @@ extension Peripheral {
         case .restoringSubscriptions: phase = .resubscribing
         case .ready:
             // Reached without a `.ready` event when there was nothing to discover.
-            if lifecycle.connectionState == .connected, lifecycle.phase != .ready { run(lifecycle.gattReady(at: now)) }
+            if lifecycle.connectionState == .connected, lifecycle.phase != .ready { drive { $0.gattReady(at: now, into: &$1) } }
             return
         case .failed, nil: return
         }
-        run(lifecycle.gattPhase(phase))
+        drive { $0.gattPhase(phase, into: &$1) }
     }
 
     /// Raises the link's security through the transport, then releases the PDUs the
@@ -213,7 +213,7 @@ extension Peripheral {
     private func fire() {
         timer.fired()
         let now = self.now
-        run(lifecycle.tick(at: now))
+        drive { $0.tick(at: now, into: &$1) }
         if connection != nil {
             var actions: [GATTClientAction] = []
             connection!.tick(at: now, into: &actions)

@@ -1,9 +1,10 @@
 /// The life of one connection to a peripheral, as a sans-I/O state machine.
 ///
-/// Application requests (``connect(at:)``, ``cancel(at:)``), link facts (``linkUp(at:)``,
-/// ``linkFailed(_:at:)``, ``linkDown(_:at:)``), the GATT engine's progress
-/// (``gattPhase(_:)``, ``gattReady(at:)``) and the passing of time (``tick(at:)``) go in;
-/// ``LifecycleAction``s come out. The machine makes only link and reconnect decisions:
+/// Application requests (``connect(at:into:)``, ``cancel(at:into:)``), link facts
+/// (``linkUp(at:into:)``, ``linkFailed(_:at:into:)``, ``linkDown(_:at:into:)``), the GATT engine's progress
+/// (``gattPhase(_:into:)``, ``gattReady(at:into:)``) and the passing of time
+/// (``tick(at:into:)``) go in; ``LifecycleAction``s come out, appended to a caller-owned
+/// list as every engine's output is. The machine makes only link and reconnect decisions:
 /// the MTU, the database, its cache check and the subscriptions belong to the link's
 /// GATT engine (``GATTClient``), which the owner starts on ``LifecycleAction/startGATT``. No clock, thread or socket lives
 /// here, so tests drive every timeout and drop by hand. Jitter comes from an injected
@@ -71,76 +72,78 @@ public struct ConnectionLifecycle: Sendable {
 
     /// The application asks to connect. A pending reconnect starts at once; an attempt
     /// already under way is joined.
-    public mutating func connect(at now: MonotonicTime) -> [LifecycleAction] {
+    public mutating func connect(at now: MonotonicTime, into actions: inout [LifecycleAction]) {
         switch state {
         case .disconnected:
             wasEstablished = false
             failedAttempts = 0
-            return startAttempt(at: now, applicationWaiting: true)
+            startAttempt(at: now, applicationWaiting: true, into: &actions)
         case .reconnectPending:
-            return startAttempt(at: now, applicationWaiting: true)
+            startAttempt(at: now, applicationWaiting: true, into: &actions)
         case .connecting(var s):
             s.applicationWaiting = true
             state = .connecting(s)
-            return []
         case .connected(var s):
-            if s.phase == .ready { return [.deliver(.phase(.ready))] }
+            if s.phase == .ready {
+                actions.append(.deliver(.phase(.ready)))
+                return
+            }
             s.applicationWaiting = true
             state = .connected(s)
-            return []
         case .disconnecting(var s):
             s.connectAfterwards = true
             state = .disconnecting(s)
-            return []
         }
     }
 
     /// The application gives the connection up, like `cancelPeripheralConnection`: no
     /// reconnect follows, and every subscription ends with ``AttuneError/cancelled``.
-    public mutating func cancel(at now: MonotonicTime) -> [LifecycleAction] {
+    public mutating func cancel(at now: MonotonicTime, into actions: inout [LifecycleAction]) {
         switch state {
         case .disconnected:
-            return []
+            return
         case .connecting(let s):
-            var actions: [LifecycleAction] = [.closeLink]
+            actions.append(.closeLink)
             if s.applicationWaiting { actions.append(.deliver(.connectFailed(.cancelled))) }
-            return actions + becomeDisconnected(reason: .cancelled, endingWith: .cancelled)
+            becomeDisconnected(reason: .cancelled, endingWith: .cancelled, into: &actions)
         case .connected:
             let deadline = now + configuration.disconnectTimeout
             state = .disconnecting(DisconnectingState(deadline: deadline, connectAfterwards: false))
             wasEstablished = false
-            return [.failPendingOperations(.cancelled), .closeLink, .deliver(.phase(.disconnecting)),
-                    .schedule(deadline)]
+            actions += [.failPendingOperations(.cancelled), .closeLink, .deliver(.phase(.disconnecting)),
+                        .schedule(deadline)]
         case .disconnecting(var s):
             s.connectAfterwards = false
             state = .disconnecting(s)
-            return []
         case .reconnectPending:
-            return becomeDisconnected(reason: .cancelled, endingWith: .cancelled)
+            becomeDisconnected(reason: .cancelled, endingWith: .cancelled, into: &actions)
         }
     }
 
     // MARK: Shared transitions
 
-    mutating func startAttempt(at now: MonotonicTime, applicationWaiting: Bool) -> [LifecycleAction] {
+    mutating func startAttempt(at now: MonotonicTime, applicationWaiting: Bool, into actions: inout [LifecycleAction]) {
         let deadline = now + configuration.connectTimeout
         state = .connecting(ConnectingState(deadline: deadline, applicationWaiting: applicationWaiting))
-        return [.deliver(.phase(.connecting)), .openLink, .schedule(deadline)]
+        actions += [.deliver(.phase(.connecting)), .openLink, .schedule(deadline)]
     }
 
     /// Ends in `disconnected` for good: every subscription ends with `error`.
-    mutating func becomeDisconnected(reason: DisconnectReason, endingWith error: AttuneError) -> [LifecycleAction] {
+    mutating func becomeDisconnected(reason: DisconnectReason, endingWith error: AttuneError,
+                                     into actions: inout [LifecycleAction]) {
         state = .disconnected(DisconnectedState())
         wasEstablished = false
-        return [.deliver(.phase(.disconnected)), .deliver(.disconnected(reason, reconnectAt: nil)),
-                .endSubscriptions(error)]
+        actions += [.deliver(.phase(.disconnected)), .deliver(.disconnected(reason, reconnectAt: nil)),
+                    .endSubscriptions(error)]
     }
 
     /// After a failed attempt or a drop: wait and retry if the policy says so, else stop.
-    mutating func afterLoss(reason: DisconnectReason, error: AttuneError, at now: MonotonicTime) -> [LifecycleAction] {
+    mutating func afterLoss(reason: DisconnectReason, error: AttuneError, at now: MonotonicTime,
+                            into actions: inout [LifecycleAction]) {
         guard case .automatic(let backoff) = configuration.reconnect,
               wasEstablished || configuration.retriesFirstConnection else {
-            return becomeDisconnected(reason: reason, endingWith: error)
+            becomeDisconnected(reason: reason, endingWith: error, into: &actions)
+            return
         }
         // The top 53 bits as a fraction in 0..<1, spelled out so a fixed generator gives a
         // known jitter in tests.
@@ -148,6 +151,6 @@ public struct ConnectionLifecycle: Sendable {
         let at = now + backoff.delay(attempt: failedAttempts, random: r)
         failedAttempts += 1
         state = .reconnectPending(ReconnectPendingState(at: at, attempt: failedAttempts))
-        return [.deliver(.phase(.disconnected)), .deliver(.disconnected(reason, reconnectAt: at)), .schedule(at)]
+        actions += [.deliver(.phase(.disconnected)), .deliver(.disconnected(reason, reconnectAt: at)), .schedule(at)]
     }
 }
