@@ -17,7 +17,7 @@ let cached = DiscoveredDatabase(services: [
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGATTClient(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
-    var client = GATTClientConnection(
+    var client = GATTLink(
         configuration: GATTClientConfiguration(rxMTU: 64, canRaiseSecurity: true, discoversOnStart: input.first.map { $0 & 1 == 0 } ?? true,
                                                signingKey: SigningKey(csrk: Array(repeating: 0x22, count: 16))),
         database: cached)

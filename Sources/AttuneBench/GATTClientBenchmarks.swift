@@ -62,7 +62,7 @@ enum GATTClientBenchmarks {
                 for await n in stream { count &+= 1; blackHole(n.value.count) }
                 return count
             }
-            var connection = GATTClientConnection(configuration: GATTClientConfiguration(exchangesMTUOnStart: false))
+            var connection = GATTLink(configuration: GATTClientConfiguration(exchangesMTUOnStart: false))
             var actions: [GATTClientAction] = []
             var batch: [GATTNotification] = []
             var produced = 0
@@ -89,7 +89,7 @@ enum GATTClientBenchmarks {
     /// counted around the run, so runtime allocations for the task are included).
     static func dispatchRound(pdus: [[UInt8]], total: Int) -> (Double, UInt64) {
         blocking {
-            var connection = GATTClientConnection(configuration: GATTClientConfiguration(exchangesMTUOnStart: false))
+            var connection = GATTLink(configuration: GATTClientConfiguration(exchangesMTUOnStart: false))
             let stream = GATTNotificationStream()
             var iterator = stream.makeAsyncIterator()
             var actions: [GATTClientAction] = []

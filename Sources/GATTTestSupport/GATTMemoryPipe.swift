@@ -12,7 +12,7 @@ import GATT
 /// ```
 public struct GATTMemoryPipe: Sendable {
     /// The client side (bearer and engine).
-    public var client: GATTClientConnection
+    public var client: GATTLink
     /// The server side.
     public var server: GATTServer
     /// The server's name for the client's connection.
@@ -44,7 +44,7 @@ public struct GATTMemoryPipe: Sendable {
                 connection: ConnectionID = 1) {
         self.server = server
         self.connection = connection
-        client = GATTClientConnection(configuration: clientConfiguration, database: clientDatabase)
+        client = GATTLink(configuration: clientConfiguration, database: clientDatabase)
         self.server.connect(connection, security: security, peer: nil, at: now, into: &output)
     }
 

@@ -10,7 +10,7 @@ struct KernelGATTClient {
         var description: String { "the client closed the bearer: \(error)" }
     }
 
-    var connection: GATTClientConnection
+    var connection: GATTLink
     let socket: L2CAPATTSocket
     var results: [GATTRequestID: Result<GATTClientResponse, GATTClientError>] = [:]
     var events: [GATTClientEvent] = []
@@ -18,7 +18,7 @@ struct KernelGATTClient {
 
     init(socket: L2CAPATTSocket, configuration: GATTClientConfiguration) {
         self.socket = socket
-        connection = GATTClientConnection(configuration: configuration)
+        connection = GATTLink(configuration: configuration)
     }
 
     static func now() -> MonotonicTime { MonotonicTime(nanoseconds: KernelEventLoop.now()) }

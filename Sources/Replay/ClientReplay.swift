@@ -50,7 +50,7 @@ public enum ClientReplay {
 
     struct Session {
         let conversation: ATTConversation
-        var connection: GATTClientConnection
+        var connection: GATTLink
         var report = ReplayReport()
         var responseOf: [Int: Int] = [:]
         /// Server PDUs sent on their own (notifications, indications), in capture order.
@@ -64,7 +64,7 @@ public enum ClientReplay {
             for p in conversation.pdus {
                 if case let .success(.exchangeMTURequest(r)) = p.pdu { clientMTU = r.clientRxMTU; break }
             }
-            connection = GATTClientConnection(configuration: GATTClientConfiguration(
+            connection = GATTLink(configuration: GATTClientConfiguration(
                 rxMTU: clientMTU, exchangesMTUOnStart: false, discoversOnStart: false, subscribesToServiceChanged: false))
             for t in conversation.transactions { if let r = t.response { responseOf[t.request] = r } }
             for (i, _) in conversation.pdus.enumerated() where conversation.sender(of: i) == .server {

@@ -32,10 +32,10 @@ struct ClientDiscoveryFloodTests {
     /// Runs Discover Database against the server until it completes; `step` is how far
     /// the injected clock moves per response.
     static func discover(_ server: inout FloodingServer, configuration: GATTClientConfiguration = GATTClientConfiguration(),
-                         step: Duration = .zero) -> (result: Result<GATTClientResponse, GATTClientError>?, connection: GATTClientConnection, responses: Int) {
+                         step: Duration = .zero) -> (result: Result<GATTClientResponse, GATTClientError>?, connection: GATTLink, responses: Int) {
         var c = configuration
         c.exchangesMTUOnStart = false
-        var connection = GATTClientConnection(configuration: c)
+        var connection = GATTLink(configuration: c)
         var now = MonotonicTime.zero
         let (id, first) = connection.perform(.discoverDatabase, at: now)
         var actions = first

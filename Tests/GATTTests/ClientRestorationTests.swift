@@ -36,7 +36,7 @@ struct ClientRestorationTests {
 
     /// A client seeded with the cache, started with `restoring`, that has exchanged MTU 23.
     static func started(restoring: [Subscription]) -> ClientHarness {
-        var h = ClientHarness(connection: GATTClientConnection(
+        var h = ClientHarness(connection: GATTLink(
             configuration: GATTClientConfiguration(discoversOnStart: true), database: cached))
         h.take(h.connection.start(restoring: restoring, at: h.now))
         #expect(h.connection.client.startupPhase == .exchangingMTU)

@@ -3,68 +3,54 @@ import GATTTestSupport
 import Testing
 @testable import GATT
 
-/// A link end whose one bearer carries our client's requests and our server's answers,
-/// routed the way a link owner does: requests, commands and confirmations to the server;
-/// responses, notifications and indications to the client; a close to both.
+/// A link end whose one bearer carries our client's requests and our server's answers:
+/// a ``GATTServer`` whose link to the other end runs a client engine too, routing
+/// requests, commands and confirmations to the server half and responses, notifications
+/// and indications to the client half.
 struct DualRoleEnd {
-    var bearer: ATTBearer
-    var client: GATTClient
     var server: GATTServer
     var out = GATTServerOutput()
     var results: [GATTRequestID: Result<GATTClientResponse, GATTClientError>] = [:]
     var events: [GATTClientEvent] = []
 
     init(database: AttributeDatabase) {
-        bearer = ATTBearer(rxMTU: 247)
-        client = GATTClient(configuration: GATTClientConfiguration(rxMTU: 247, discoversOnStart: true))
-        server = GATTServer(database: database)
+        var configuration = GATTServerConfiguration()
+        configuration.rxMTU = 247
+        server = GATTServer(database: database, configuration: configuration)
         server.connect(1)
     }
 
-    /// PDUs to put on the wire, gathered from both engines.
-    mutating func take(_ actions: [GATTClientAction]) -> [[UInt8]] {
-        var wire: [[UInt8]] = []
-        for a in actions {
-            switch a {
-            case let .send(b): wire.append(b)
-            case let .complete(id, r): results[id] = r
-            case let .deliver(e): events.append(e)
+    var client: GATTClient { server.client(of: 1)! }
+    var mtu: Int { server.mtu(of: 1) ?? 0 }
+
+    /// PDUs to put on the wire, and the client's results and events kept.
+    mutating func take() -> [[UInt8]] {
+        for event in out.events {
+            switch event {
+            case let .client(_, .complete(id, r)): results[id] = r
+            case let .client(_, .deliver(e)): events.append(e)
             default: break
             }
         }
-        for pdu in out.pdus { wire.append(Array(out.bytes(of: pdu))) }
+        let wire = out.pdus.map { Array(out.bytes(of: $0)) }
         out.removeAll()
         return wire
     }
 
     mutating func start() -> [[UInt8]] {
-        var actions: [GATTClientAction] = []
-        client.start(bearer: &bearer, at: .zero, into: &actions)
-        return take(actions)
+        server.startClient(on: 1, configuration: GATTClientConfiguration(rxMTU: 247, discoversOnStart: true),
+                           at: .zero, into: &out)
+        return take()
     }
 
     mutating func perform(_ command: GATTClientCommand) -> (GATTRequestID, [[UInt8]]) {
-        var actions: [GATTClientAction] = []
-        let id = client.perform(command, bearer: &bearer, at: .zero, into: &actions)
-        return (id, take(actions))
+        let id = server.perform(command, on: 1, at: .zero, into: &out)!
+        return (id, take())
     }
 
     mutating func receive(_ pdu: [UInt8]) -> [[UInt8]] {
-        var reply: [UInt8] = []
-        let event = bearer.receive(pdu[...], at: .zero, into: &reply)
-        var wire: [[UInt8]] = reply.isEmpty ? [] : [reply]
-        var actions: [GATTClientAction] = []
-        switch event {
-        case .request, .command, .confirmation:
-            server.handle(event, raw: pdu[...], from: 1, bearer: &bearer, at: .zero, into: &out)
-        case .closed:
-            server.handle(event, raw: pdu[...], from: 1, bearer: &bearer, at: .zero, into: &out)
-            client.handle(event, bytes: pdu[...], bearer: &bearer, at: .zero, into: &actions)
-        default:
-            client.handle(event, bytes: pdu[...], bearer: &bearer, at: .zero, into: &actions)
-        }
-        wire += take(actions)
-        return wire
+        server.receive(pdu[...], from: 1, at: .zero, into: &out)
+        return take()
     }
 }
 
@@ -85,8 +71,8 @@ struct ClientSharedBearerTests {
         #expect(a.client.isReady && b.client.isReady)
         #expect(a.client.database.differences(from: DiscoveredDatabase(expectedFrom: b.server.database)) == [])
         #expect(b.client.database.differences(from: DiscoveredDatabase(expectedFrom: a.server.database)) == [])
-        #expect(a.bearer.mtu == 247 && b.bearer.mtu == 247)
-        #expect(!a.bearer.isClosed && !b.bearer.isClosed)
+        #expect(a.mtu == 247 && b.mtu == 247)
+        #expect(a.server.connectionIDs == [1] && b.server.connectionIDs == [1], "neither bearer closed")
 
         // Reads cross in flight: each end has one request of its own outstanding while it
         // answers the other's.

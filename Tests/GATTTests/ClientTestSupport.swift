@@ -1,9 +1,9 @@
 import ATT
 @testable import GATT
 
-/// Drives a ``GATTClientConnection`` by hand: collects what it sends, completes and delivers.
+/// Drives a ``GATTLink`` by hand: collects what it sends, completes and delivers.
 struct ClientHarness {
-    var connection: GATTClientConnection
+    var connection: GATTLink
     var now = MonotonicTime.zero
     var sent: [[UInt8]] = []
     var results: [GATTRequestID: Result<GATTClientResponse, GATTClientError>] = [:]
@@ -16,7 +16,7 @@ struct ClientHarness {
     init(mtu: UInt16 = 23, configuration: GATTClientConfiguration = GATTClientConfiguration(), database: DiscoveredDatabase = DiscoveredDatabase()) {
         var c = configuration
         c.rxMTU = mtu
-        connection = GATTClientConnection(configuration: c, database: database)
+        connection = GATTLink(configuration: c, database: database)
         take(connection.start(at: now))
         if c.exchangesMTUOnStart {
             _ = sent.removeFirst()
@@ -25,7 +25,7 @@ struct ClientHarness {
     }
 
     /// A harness around a connection that has not been started.
-    init(connection: GATTClientConnection) {
+    init(connection: GATTLink) {
         self.connection = connection
     }
 

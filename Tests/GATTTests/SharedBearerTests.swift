@@ -5,28 +5,45 @@ import ATT
 /// ATT is symmetric: a link's one bearer carries our server's answers and our client's
 /// requests at the same time.
 @Suite struct SharedBearerTests {
-    @Test func serverAnswersOnABearerTheLinkOwns() throws {
+    @Test func serverAnswersOnTheLinkWhileItsClientWaits() throws {
         var server = GATTServer(database: testDatabase())
         server.connect(1)
-        var bearer = ATTBearer(rxMTU: 512)
         var out = GATTServerOutput()
-        var wire: [UInt8] = []
 
-        // Our client side sends a request on the same bearer first.
-        try bearer.sendRequest(ReadRequest(handle: 3), into: &wire, at: .zero)
-        #expect(bearer.outstandingRequest == .readRequest)
+        // Our client on the same link sends a request first.
+        let read = try #require(server.perform(.readValue(3), on: 1, at: .zero, into: &out))
+        #expect(out.pdus.map { hexString(out.bytes(of: $0)) } == ["0a0300"])
+        out.removeAll()
 
-        // The peer's Exchange MTU request reaches our server through the link's bearer.
-        let mtuRequest = bytes("020001")
-        let event = bearer.receive(mtuRequest[...], at: .zero, into: &wire)
-        server.handle(event, raw: mtuRequest[...], from: 1, bearer: &bearer, at: .zero, into: &out)
+        // The peer's Exchange MTU request reaches the server half of the same link.
+        server.receive(bytes("020001")[...], from: 1, at: .zero, into: &out)
         #expect(out.pdus.map { hexString(out.bytes(of: $0)) } == ["030002"])
-        #expect(bearer.mtu == 256)
+        #expect(server.mtu(of: 1) == 256)
+        out.removeAll()
+
         // Our outstanding request is untouched, and the peer's response completes it.
-        let response = bytes("0b01")
-        guard case .response(_, request: .readRequest) = bearer.receive(response[...], at: .zero, into: &wire) else {
-            Issue.record("response not matched"); return
-        }
+        server.receive(bytes("0b01")[...], from: 1, at: .zero, into: &out)
+        #expect(out.events == [.client(1, .complete(read, .success(.value([1]))))])
+    }
+
+    @Test func aDisconnectFailsTheLinksOwnRequests() throws {
+        var server = GATTServer(database: testDatabase())
+        server.connect(1)
+        var out = GATTServerOutput()
+        let read = try #require(server.perform(.readValue(3), on: 1, at: .zero, into: &out))
+        out.removeAll()
+        server.disconnect(1, into: &out)
+        #expect(out.events.contains(.client(1, .complete(read, .failure(.bearerClosed)))))
+        #expect(out.pdus.isEmpty)
+        #expect(server.perform(.readValue(3), on: 1, at: .zero, into: &out) == nil)
+    }
+
+    @Test func aNotificationFromTheCentralReachesTheLinksClient() {
+        var server = GATTServer(database: testDatabase())
+        server.connect(1)
+        var out = GATTServerOutput()
+        server.receive(bytes("1b2a00ff")[...], from: 1, at: .zero, into: &out)
+        #expect(out.events == [.client(1, .deliver(.notification(0x2A, [0xFF][...])))])
     }
 
     @Test func exchangedMTUSizesResponses() {

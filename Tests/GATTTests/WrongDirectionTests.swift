@@ -7,7 +7,7 @@ import ATT
 @Suite struct WrongDirectionTests {
     /// A client-only link answers a request with Request Not Supported and stays open.
     @Test func requestReachingAClientGetsRequestNotSupported() {
-        var connection = GATTClientConnection()
+        var connection = GATTLink()
         let actions = connection.receive(bytes("0a0300")[...], at: .zero)
         guard case .send(let reply)? = actions.first, actions.count == 1 else {
             Issue.record("expected one reply, got \(actions)"); return
@@ -23,12 +23,12 @@ import ATT
         #expect(h.events == [.connectionClosed(1, .unexpectedResponse(.readResponse))])
     }
 
-    /// A notification reaching a server is not one it serves; the bearer hands it to the
-    /// client engine, which is not there, so nothing happens.
-    @Test func notificationReachingAServerIsIgnored() {
+    /// A notification reaching a server is not one it serves: the link's client engine
+    /// takes it, nothing is answered and the link stays up.
+    @Test func notificationReachingAServerGoesToTheLinksClient() {
         var h = ServerHarness(testDatabase())
         #expect(h.send("1b030001").isEmpty)
-        #expect(h.events.isEmpty)
+        #expect(h.events == [.client(1, .deliver(.notification(3, [1][...])))])
         #expect(h.server.connectionIDs == [1])
     }
 }

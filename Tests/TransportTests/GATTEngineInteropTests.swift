@@ -12,7 +12,7 @@ import Transport
 struct GATTEngineInteropTests {
     /// Runs one client engine over one channel: commands in, PDUs both ways, results out.
     struct Driver {
-        var client: GATTClientConnection
+        var client: GATTLink
         let channel: UserlandATTChannel
         var incoming: UserlandATTChannel.Events.AsyncIterator
         let origin = ContinuousClock.now
@@ -25,7 +25,7 @@ struct GATTEngineInteropTests {
 
         init(channel: UserlandATTChannel, configuration: GATTClientConfiguration) {
             self.channel = channel
-            client = GATTClientConnection(configuration: configuration)
+            client = GATTLink(configuration: configuration)
             incoming = channel.events.makeAsyncIterator()
         }
 

@@ -169,7 +169,7 @@ extension Peripheral {
             transactionTimeout: transactionTimeout, discoveryTimeout: lifecycle.configuration.discoveryTimeout,
             exchangesMTUOnStart: true, discoversOnStart: lifecycle.configuration.discoversOnConnect || memory.cache != nil)
         let seeded = memory.cache?.databaseHash == nil ? nil : memory.cache?.discoveredDatabase
-        connection = GATTClientConnection(configuration: configuration, database: seeded ?? DiscoveredDatabase())
+        connection = GATTLink(configuration: configuration, database: seeded ?? DiscoveredDatabase())
         securityFailure = nil
         bearerFailure = nil
         heldForSecurity = nil

@@ -1,6 +1,6 @@
 import Transport
 
-/// The link's GATT engine (``GATTClientConnection``): commands in, its actions carried
+/// The link's GATT engine (``GATTLink``): commands in, its actions carried
 /// out. The engine owns the MTU, the database and its cache check, the long procedures
 /// and the subscriptions; this actor only moves bytes, results and events.
 extension Peripheral {

@@ -28,7 +28,7 @@ public actor Peripheral {
 
     // The current link and its GATT client.
     var link: (any ATTLink)?
-    var connection: GATTClientConnection?
+    var connection: GATTLink?
     var connectTask: Task<Void, Never>?
     var readerTask: Task<Void, Never>?
     /// Bumped whenever a link or attempt is abandoned, so late callbacks are ignored.

@@ -94,6 +94,12 @@ extension PeripheralManager {
             connected[id]?.link.close()
         case .signedWriteDropped:
             break
+        case let .client(id, action):
+            // The manager issues no client commands of its own (nor does Core Bluetooth's
+            // peripheral manager), so only a central acting as a server lands here: values
+            // it notifies unasked have no subscriber and are dropped, as on any stack.
+            // A client engine that gave the bearer up ends the link.
+            if case .close = action { connected[id]?.link.close() }
         }
     }
 

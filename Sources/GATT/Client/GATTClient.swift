@@ -6,7 +6,7 @@ import ATT
 /// ``GATTRequestID``; bearer events go in through ``handle(_:bytes:bearer:at:into:)``;
 /// actions come out (bytes to send, completions, events). The engine sits on an
 /// ``ATTBearer`` that it borrows for each call, so one bearer can carry a server engine
-/// too; ``GATTClientConnection`` bundles a bearer with a client for client-only links.
+/// too; ``GATTLink`` bundles a bearer with a client for client-only links.
 ///
 /// Procedures run one at a time in the order given, since a bearer allows one outstanding
 /// request (Vol 3 Part F §3.3.2). After a transaction timeout the bearer is dead: the
@@ -93,7 +93,7 @@ public struct GATTClient: Sendable {
 
     /// When the running whole-database discovery times out, if one runs: call
     /// ``tick(bearer:at:into:)`` then. The bearer's own ``ATTBearer/deadline`` is separate;
-    /// ``GATTClientConnection/deadline`` is the earlier of the two.
+    /// ``GATTLink/deadline`` is the earlier of the two.
     public var discoveryDeadline: MonotonicTime? {
         guard let active, !active.cancelled else { return nil }
         return active.discoveryDeadline

@@ -17,3 +17,11 @@ public enum GATTClientAction: Hashable, Sendable {
     /// The bearer is dead: close the link.
     case close(GATTClientError)
 }
+
+extension GATTClientAction {
+    /// Whether this finishes a command (what a link that went away still owes its caller).
+    var isCompletion: Bool {
+        if case .complete = self { return true }
+        return false
+    }
+}

@@ -2,7 +2,7 @@
 /// neither hashes nor copies a client's state (states are modified in place by slot).
 struct ConnectionTable: Sendable {
     private(set) var ids: [ConnectionID] = []
-    private var states: [ServerConnectionState] = []
+    private var states: [GATTLink] = []
 
     /// The slot of `id`; connections are few, and a linear scan beats hashing for them.
     @inline(__always)
@@ -16,13 +16,13 @@ struct ConnectionTable: Sendable {
     }
 
     /// In-place access by slot.
-    subscript(slot slot: Int) -> ServerConnectionState {
+    subscript(slot slot: Int) -> GATTLink {
         _read { yield states[slot] }
         _modify { yield &states[slot] }
     }
 
     /// Dictionary-like access for the paths that are not hot; setting nil removes.
-    subscript(id: ConnectionID) -> ServerConnectionState? {
+    subscript(id: ConnectionID) -> GATTLink? {
         get { slot(of: id).map { states[$0] } }
         set {
             if let s = slot(of: id) {
@@ -35,21 +35,21 @@ struct ConnectionTable: Sendable {
     }
 
     @discardableResult
-    mutating func removeValue(forKey id: ConnectionID) -> ServerConnectionState? {
+    mutating func removeValue(forKey id: ConnectionID) -> GATTLink? {
         guard let s = slot(of: id) else { return nil }
         ids.remove(at: s)
         return states.remove(at: s)
     }
 
     var keys: [ConnectionID] { ids }
-    var values: [ServerConnectionState] { states }
+    var values: [GATTLink] { states }
 
-    func first(where predicate: (ConnectionID, ServerConnectionState) -> Bool) -> ConnectionID? {
+    func first(where predicate: (ConnectionID, GATTLink) -> Bool) -> ConnectionID? {
         for i in ids.indices where predicate(ids[i], states[i]) { return ids[i] }
         return nil
     }
 
-    func compactMap<T>(_ transform: (ConnectionID, ServerConnectionState) -> T?) -> [T] {
+    func compactMap<T>(_ transform: (ConnectionID, GATTLink) -> T?) -> [T] {
         ids.indices.compactMap { transform(ids[$0], states[$0]) }
     }
 }

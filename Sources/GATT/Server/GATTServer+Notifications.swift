@@ -128,7 +128,7 @@ extension GATTServer {
         pumpIndications(on: id, at: now, into: &out)
     }
 
-    func failIndications(_ client: inout ServerConnectionState, _ id: ConnectionID, _ reason: ATTBearerCloseReason,
+    func failIndications(_ client: inout GATTLink, _ id: ConnectionID, _ reason: ATTBearerCloseReason,
                          _ out: inout GATTServerOutput) {
         for q in client.indications[client.indicationHead...] {
             out.events.append(.indicationCompleted(q.id, id, .failed(reason)))

@@ -32,7 +32,7 @@ public struct GATTServer: Sendable {
     /// indicated at once.
     public mutating func connect(_ id: ConnectionID, security: LinkSecurity = .none, peer: PeerIdentity? = nil,
                                  at now: MonotonicTime = .zero, into out: inout GATTServerOutput) {
-        var state = ServerConnectionState(
+        var state = GATTLink(
             bearer: ATTBearer(rxMTU: core.configuration.rxMTU, transactionTimeout: core.configuration.transactionTimeout),
             security: security, peer: peer, prepareLimit: core.configuration.prepareQueueLimit)
         if let peer, let saved = store.state(for: peer) {
@@ -60,6 +60,12 @@ public struct GATTServer: Sendable {
         guard var client = connections.removeValue(forKey: id) else { return }
         let reason = ATTBearerCloseReason.local("disconnected")
         failIndications(&client, id, reason, &out)
+        if client.client.queuedCount > 0 || client.bearer.outstandingRequest != nil {
+            // Our own requests on the link fail with it.
+            var actions: [GATTClientAction] = []
+            client.clientHandle(client.bearer.close(because: "disconnected"), bytes: [], at: .zero, into: &actions)
+            out.take(actions.filter(\.isCompletion), from: id)
+        }
         persist(client)
         out.events.append(.connectionClosed(id, reason))
     }
@@ -105,7 +111,7 @@ public struct GATTServer: Sendable {
     /// Whether a client that enabled robust caching knows the current database.
     public func isChangeAware(_ id: ConnectionID) -> Bool { connections[id]?.awareness == .aware }
 
-    mutating func persist(_ client: ServerConnectionState) {
+    mutating func persist(_ client: GATTLink) {
         if let peer = client.peer { store.save(client.bondedState, for: peer) }
     }
 
@@ -133,24 +139,10 @@ public struct GATTServer: Sendable {
         return out.actions
     }
 
-    /// For links whose bearer is shared with a GATT client engine: the link owner runs
-    /// ``ATTBearer/receive(_:at:into:)`` and passes the server's events (requests,
-    /// commands, confirmations, close) here with its bearer.
-    public mutating func handle(_ event: ATTBearerEvent, raw: ArraySlice<UInt8>, from id: ConnectionID,
-                                bearer: inout ATTBearer, at now: MonotonicTime, into out: inout GATTServerOutput) {
-        guard connections[id] != nil else { return }
-        swap(&connections[id]!.bearer, &bearer)
-        if let removed = process(event, raw: raw, from: id, at: now, into: &out) {
-            bearer = removed.bearer
-        } else if connections[id] != nil {
-            swap(&connections[id]!.bearer, &bearer)
-        }
-    }
-
     /// Returns the connection's state when the event removed it.
     @discardableResult
     mutating func process(_ event: ATTBearerEvent, raw: ArraySlice<UInt8>, from id: ConnectionID,
-                          at now: MonotonicTime, into out: inout GATTServerOutput) -> ServerConnectionState? {
+                          at now: MonotonicTime, into out: inout GATTServerOutput) -> GATTLink? {
         guard let slot = connections.slot(of: id) else { return nil }
         switch event {
         case .request(let pdu):
@@ -167,11 +159,22 @@ public struct GATTServer: Sendable {
         case .closed(let reason, _, _):
             guard var client = connections.removeValue(forKey: id) else { return nil }
             failIndications(&client, id, reason, &out)
+            // Our own requests on the link fail with it; the close itself is reported once,
+            // as the server's `connectionClosed`.
+            var actions: [GATTClientAction] = []
+            client.clientHandle(event, bytes: raw, at: now, into: &actions)
+            out.take(actions.filter(\.isCompletion), from: id)
             if let peer = client.peer { store.save(client.bondedState, for: peer) }
             out.events.append(.connectionClosed(id, reason))
             return client
-        case .response, .malformedResponse, .notification, .indication, .handled, .dropped:
-            // Responses, notifications and indications belong to the GATT client engine.
+        case .response, .malformedResponse, .notification, .indication:
+            // Answers to our own requests on this link, and the client's notifications
+            // as a server: the link's client engine takes them.
+            var actions: [GATTClientAction] = []
+            connections[slot: slot].clientHandle(event, bytes: raw, at: now, into: &actions)
+            out.take(actions, from: id)
+            return nil
+        case .handled, .dropped:
             break
         }
         // Bonded clients' state is saved when an event may have changed it, not on every read.
@@ -224,7 +227,7 @@ public struct GATTServer: Sendable {
     public var deadline: MonotonicTime? {
         var earliest: MonotonicTime?
         for c in connections.values {
-            for d in [c.bearer.deadline, c.pending?.deadline] {
+            for d in [c.bearer.deadline, c.pending?.deadline, c.client.discoveryDeadline] {
                 if let d, earliest.map({ d < $0 }) ?? true { earliest = d }
             }
         }
@@ -242,6 +245,11 @@ public struct GATTServer: Sendable {
             }
             if let event = connections[id]?.bearer.tick(at: now) {
                 process(event, raw: [], from: id, at: now, into: &out)
+            }
+            if connections[id]?.client.discoveryDeadline.map({ $0 <= now }) == true {
+                var actions: [GATTClientAction] = []
+                connections[id]!.clientTick(at: now, into: &actions)
+                out.take(actions, from: id)
             }
             pumpIndications(on: id, at: now, into: &out)
         }

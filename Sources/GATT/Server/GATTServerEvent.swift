@@ -67,4 +67,8 @@ public enum GATTServerEvent: Hashable, Sendable {
     case signedWriteDropped(ConnectionID, AttributeHandle)
     /// The connection's bearer closed; the connection is gone from the server.
     case connectionClosed(ConnectionID, ATTBearerCloseReason)
+    /// What the link's client engine produced (``GATTServer/perform(_:on:at:into:)``,
+    /// or a notification the connected client sent as a server): completions, events,
+    /// a security raise or a close. Its PDUs are already in the output.
+    case client(ConnectionID, GATTClientAction)
 }

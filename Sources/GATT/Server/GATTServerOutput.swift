@@ -31,6 +31,24 @@ public struct GATTServerOutput: Sendable {
     /// The bytes of one PDU.
     public func bytes(of pdu: PDU) -> ArraySlice<UInt8> { buffer[pdu.range] }
 
+    /// Takes what a link's client engine produced: its PDUs join the output in order, the
+    /// rest become ``GATTServerEvent/client(_:_:)`` events. Deadlines are not events: the
+    /// server's ``GATTServer/deadline`` includes the client's.
+    mutating func take(_ actions: [GATTClientAction], from connection: ConnectionID) {
+        for action in actions {
+            switch action {
+            case .send(let bytes):
+                let start = buffer.count
+                buffer += bytes
+                commit(connection, from: start)
+            case .scheduleDeadline:
+                break
+            case .complete, .deliver, .raiseSecurity, .close:
+                events.append(.client(connection, action))
+            }
+        }
+    }
+
     /// Records that bytes appended since `start` form one PDU for `connection`.
     @inline(__always)
     mutating func commit(_ connection: ConnectionID, from start: Int) {

@@ -7,7 +7,7 @@ extension ServerCore {
     /// The switch names every PDU a client can send, so a new one fails to compile here
     /// until it is served.
     mutating func serve(_ pdu: ATTClientPDU, raw: ArraySlice<UInt8>, resolved: [AttributeHandle: [UInt8]]?,
-                        _ connection: ConnectionID, _ client: inout ServerConnectionState,
+                        _ connection: ConnectionID, _ client: inout GATTLink,
                         now: MonotonicTime, _ out: inout GATTServerOutput) {
         switch pdu {
         case .exchangeMTURequest:
@@ -48,7 +48,7 @@ extension ServerCore {
     // MARK: - Discovery
 
     mutating func findInformation(_ r: FindInformationRequest, _ connection: ConnectionID,
-                                  _ client: inout ServerConnectionState, _ out: inout GATTServerOutput) {
+                                  _ client: inout GATTLink, _ out: inout GATTServerOutput) {
         guard r.range.isValid else { return fail(.invalidHandle, r.range.start, connection, &client, &out) }
         let attributes = database.attributes
         var i = database.firstIndex(atOrAfter: r.range.start)
@@ -71,7 +71,7 @@ extension ServerCore {
     }
 
     mutating func findByTypeValue(_ r: FindByTypeValueRequest, _ connection: ConnectionID,
-                                  _ client: inout ServerConnectionState, _ out: inout GATTServerOutput) {
+                                  _ client: inout GATTLink, _ out: inout GATTServerOutput) {
         // A start handle of 0 is Invalid Handle, as any invalid range is.
         guard r.range.isValid else { return fail(.invalidHandle, r.range.start, connection, &client, &out) }
         let type = BluetoothUUID(r.attributeType)
@@ -94,7 +94,7 @@ extension ServerCore {
     }
 
     mutating func readByType(_ r: ReadByTypeRequest, raw: ArraySlice<UInt8>, resolved: [AttributeHandle: [UInt8]]?,
-                             _ connection: ConnectionID, _ client: inout ServerConnectionState,
+                             _ connection: ConnectionID, _ client: inout GATTLink,
                              now: MonotonicTime, _ out: inout GATTServerOutput) {
         guard r.range.isValid else { return fail(.invalidHandle, r.range.start, connection, &client, &out) }
         guard let entryLength = gatherByType(r.range, r.attributeType, withGroupEnd: false, raw: raw, resolved: resolved,
@@ -106,7 +106,7 @@ extension ServerCore {
 
     mutating func readByGroupType(_ r: ReadByGroupTypeRequest, raw: ArraySlice<UInt8>,
                                   resolved: [AttributeHandle: [UInt8]]?, _ connection: ConnectionID,
-                                  _ client: inout ServerConnectionState, now: MonotonicTime,
+                                  _ client: inout GATTLink, now: MonotonicTime,
                                   _ out: inout GATTServerOutput) {
         guard r.range.isValid else { return fail(.invalidHandle, r.range.start, connection, &client, &out) }
         guard r.attributeType == GATTAttributeType.primaryService || r.attributeType == GATTAttributeType.secondaryService
@@ -125,7 +125,7 @@ extension ServerCore {
     /// request for an application read.
     private mutating func gatherByType(_ range: AttributeHandleRange, _ type: BluetoothUUID, withGroupEnd: Bool,
                                        raw: ArraySlice<UInt8>, resolved: [AttributeHandle: [UInt8]]?,
-                                       _ connection: ConnectionID, _ client: inout ServerConnectionState,
+                                       _ connection: ConnectionID, _ client: inout GATTLink,
                                        now: MonotonicTime, _ out: inout GATTServerOutput) -> UInt8? {
         let header = withGroupEnd ? 4 : 2
         let mtu = client.bearer.mtu
@@ -179,7 +179,7 @@ extension ServerCore {
     /// Read Request (`offset == nil`) or Read Blob Request.
     mutating func read(_ handle: AttributeHandle, offset: Int?, raw: ArraySlice<UInt8>,
                        resolved: [AttributeHandle: [UInt8]]?, _ connection: ConnectionID,
-                       _ client: inout ServerConnectionState, now: MonotonicTime, _ out: inout GATTServerOutput) {
+                       _ client: inout GATTLink, now: MonotonicTime, _ out: inout GATTServerOutput) {
         guard let i = database.index(of: handle) else { return fail(.invalidHandle, handle, connection, &client, &out) }
         if let code = readError(i, connection, client) { return fail(code, handle, connection, &client, &out) }
         guard let v = value(i, client, resolved) else {
@@ -198,7 +198,7 @@ extension ServerCore {
 
     mutating func readMultiple(_ handleData: ArraySlice<UInt8>, variable: Bool, raw: ArraySlice<UInt8>,
                                resolved: [AttributeHandle: [UInt8]]?, _ connection: ConnectionID,
-                               _ client: inout ServerConnectionState, now: MonotonicTime, _ out: inout GATTServerOutput) {
+                               _ client: inout GATTLink, now: MonotonicTime, _ out: inout GATTServerOutput) {
         scratch.removeAll(keepingCapacity: true)
         var k = handleData.startIndex
         while k + 1 < handleData.endIndex {

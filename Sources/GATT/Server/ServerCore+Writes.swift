@@ -2,7 +2,7 @@ import ATT
 
 extension ServerCore {
     /// The value a write would leave is acceptable for the attribute's kind.
-    func validateWrite(_ index: Int, _ value: ArraySlice<UInt8>, _ client: ServerConnectionState) -> ATTErrorCode? {
+    func validateWrite(_ index: Int, _ value: ArraySlice<UInt8>, _ client: GATTLink) -> ATTErrorCode? {
         let a = database.attributes[index]
         switch a.kind {
         case .stored, .dynamic, .databaseHash:
@@ -28,7 +28,7 @@ extension ServerCore {
 
     /// Applies a validated write of a non-dynamic attribute.
     mutating func commitWrite(_ index: Int, _ value: ArraySlice<UInt8>, _ connection: ConnectionID,
-                              _ client: inout ServerConnectionState, _ out: inout GATTServerOutput) {
+                              _ client: inout GATTLink, _ out: inout GATTServerOutput) {
         // Only scalars are read here: holding a copy of the attribute would force a
         // copy-on-write of its value below.
         let kind = database.attributes[index].kind
@@ -51,7 +51,7 @@ extension ServerCore {
     }
 
     mutating func writeRequest(_ r: WriteRequest, raw: ArraySlice<UInt8>, _ connection: ConnectionID,
-                               _ client: inout ServerConnectionState, now: MonotonicTime, _ out: inout GATTServerOutput) {
+                               _ client: inout GATTLink, now: MonotonicTime, _ out: inout GATTServerOutput) {
         guard let i = database.index(of: r.handle) else { return fail(.invalidHandle, r.handle, connection, &client, &out) }
         if let code = writeError(i, connection, client.security) { return fail(code, r.handle, connection, &client, &out) }
         if let code = validateWrite(i, r.value, client) { return fail(code, r.handle, connection, &client, &out) }
@@ -65,7 +65,7 @@ extension ServerCore {
 
     /// Write Command and verified Signed Write Command: no response, errors are silent.
     mutating func writeCommand(_ handle: AttributeHandle, _ value: ArraySlice<UInt8>, security: LinkSecurity,
-                               _ connection: ConnectionID, _ client: inout ServerConnectionState,
+                               _ connection: ConnectionID, _ client: inout GATTLink,
                                now: MonotonicTime, _ out: inout GATTServerOutput) {
         guard let i = database.index(of: handle), writeError(i, connection, security) == nil,
               validateWrite(i, value, client) == nil else { return }
@@ -79,7 +79,7 @@ extension ServerCore {
     /// Signed Write Command (Vol 3 Part H §2.4.5): verified with the client's CSRK, the
     /// counter must grow, and anything wrong drops the command silently.
     mutating func signedWrite(_ c: SignedWriteCommand, raw: ArraySlice<UInt8>, _ connection: ConnectionID,
-                              _ client: inout ServerConnectionState, now: MonotonicTime, _ out: inout GATTServerOutput) {
+                              _ client: inout GATTLink, now: MonotonicTime, _ out: inout GATTServerOutput) {
         guard let key = client.signingKey,
               let characteristic = database.characteristic(valueHandle: c.handle),
               characteristic.properties.contains(.authenticatedSignedWrites),
@@ -98,7 +98,7 @@ extension ServerCore {
     }
 
     mutating func prepareWrite(_ r: PrepareWriteRequest, _ connection: ConnectionID,
-                               _ client: inout ServerConnectionState, _ out: inout GATTServerOutput) {
+                               _ client: inout GATTLink, _ out: inout GATTServerOutput) {
         guard let i = database.index(of: r.handle) else { return fail(.invalidHandle, r.handle, connection, &client, &out) }
         if let code = writeError(i, connection, client.security) { return fail(code, r.handle, connection, &client, &out) }
         guard client.prepareQueue.append(handle: r.handle, offset: r.offset, value: r.partValue) else {
@@ -110,7 +110,7 @@ extension ServerCore {
     /// Execute Write: every queued write is validated before any is applied, so the
     /// request succeeds or fails as a whole.
     mutating func executeWrite(_ r: ExecuteWriteRequest, raw: ArraySlice<UInt8>, _ connection: ConnectionID,
-                               _ client: inout ServerConnectionState, now: MonotonicTime, _ out: inout GATTServerOutput) {
+                               _ client: inout GATTLink, now: MonotonicTime, _ out: inout GATTServerOutput) {
         let entries = client.prepareQueue.entries
         let handles = client.prepareQueue.handles
         client.prepareQueue.removeAll()

@@ -24,7 +24,7 @@ struct ServerCore: Sendable {
     // MARK: - Sending
 
     @inline(__always)
-    func respond<P: ATTPDUBody>(_ pdu: P, _ connection: ConnectionID, _ client: inout ServerConnectionState,
+    func respond<P: ATTPDUBody>(_ pdu: P, _ connection: ConnectionID, _ client: inout GATTLink,
                                 _ out: inout GATTServerOutput) {
         let start = out.buffer.count
         do {
@@ -40,7 +40,7 @@ struct ServerCore: Sendable {
 
     @inline(__always)
     func fail(_ code: ATTErrorCode, _ handle: AttributeHandle, _ connection: ConnectionID,
-              _ client: inout ServerConnectionState, _ out: inout GATTServerOutput) {
+              _ client: inout GATTLink, _ out: inout GATTServerOutput) {
         let start = out.buffer.count
         try? client.bearer.sendErrorResponse(code, handle: handle, into: &out.buffer)
         out.commit(connection, from: start)
@@ -51,7 +51,7 @@ struct ServerCore: Sendable {
     // The accessors below read single fields of an attribute rather than copying the
     // whole struct: the copy (and its retains) showed up as a tenth of a Read Request.
 
-    func readError(_ index: Int, _ connection: ConnectionID, _ client: ServerConnectionState) -> ATTErrorCode? {
+    func readError(_ index: Int, _ connection: ConnectionID, _ client: GATTLink) -> ATTErrorCode? {
         let rule = database.attributes[index].permissions.read
         if rule == .open { return nil }
         let handle = database.attributes[index].handle
@@ -70,7 +70,7 @@ struct ServerCore: Sendable {
     }
 
     /// The value a client sees, or nil when the application must supply it.
-    func value(_ index: Int, _ client: ServerConnectionState, _ resolved: [AttributeHandle: [UInt8]]?) -> ArraySlice<UInt8>? {
+    func value(_ index: Int, _ client: GATTLink, _ resolved: [AttributeHandle: [UInt8]]?) -> ArraySlice<UInt8>? {
         switch database.attributes[index].kind {
         case .stored: return database.attributes[index].value[...]
         case .dynamic: return resolved?[database.attributes[index].handle]?[...]
@@ -83,7 +83,7 @@ struct ServerCore: Sendable {
 
     /// The Client Characteristic Configuration a client has for a characteristic: per
     /// client for real CCCDs, the shared value for CCCDs loaded as plain stored attributes.
-    func configuration(of c: CharacteristicRecord, _ client: ServerConnectionState) -> ClientCharacteristicConfiguration {
+    func configuration(of c: CharacteristicRecord, _ client: GATTLink) -> ClientCharacteristicConfiguration {
         guard let h = c.clientConfigurationHandle, let i = database.index(of: h) else { return [] }
         let a = database.attributes[i]
         switch a.kind {
@@ -98,7 +98,7 @@ struct ServerCore: Sendable {
 
     mutating func suspendForRead(_ handle: AttributeHandle, request: ArraySlice<UInt8>,
                                  resolved: [AttributeHandle: [UInt8]]?, _ connection: ConnectionID,
-                                 _ client: inout ServerConnectionState, now: MonotonicTime, _ out: inout GATTServerOutput) {
+                                 _ client: inout GATTLink, now: MonotonicTime, _ out: inout GATTServerOutput) {
         let id = ApplicationRequestID(rawValue: makeID())
         let deadline = now + configuration.applicationTimeout
         client.pending = PendingApplicationRequest(id: id, deadline: deadline, kind: .read(handle), request: Array(request),
@@ -109,7 +109,7 @@ struct ServerCore: Sendable {
 
     mutating func handOffWrites(_ writes: [ApplicationWrite], kind: PendingApplicationRequest.Kind?,
                                 request: ArraySlice<UInt8>, _ connection: ConnectionID,
-                                _ client: inout ServerConnectionState, now: MonotonicTime, _ out: inout GATTServerOutput) {
+                                _ client: inout GATTLink, now: MonotonicTime, _ out: inout GATTServerOutput) {
         let id = ApplicationRequestID(rawValue: makeID())
         let deadline = now + configuration.applicationTimeout
         if let kind {

@@ -11,7 +11,7 @@ struct ClientVectorReplay {
     let expectedDatabase: DiscoveredDatabase?
     let action: JSONValue?
     let expect: JSONValue?
-    var connection: GATTClientConnection
+    var connection: GATTLink
     var now = MonotonicTime.zero
     /// Client PDUs not yet matched against the vector.
     var outbox: [[UInt8]] = []
@@ -41,7 +41,7 @@ struct ClientVectorReplay {
             rxMTU: vector.rxMTU, canRaiseSecurity: vector.securityLevel == "auto",
             discoversOnStart: fullClient && self.mode == .fullBootstrap, signingKey: signingKey)
         let seeded = self.mode == .seededCache ? expectedDatabase ?? DiscoveredDatabase() : DiscoveredDatabase()
-        connection = GATTClientConnection(configuration: configuration, database: seeded)
+        connection = GATTLink(configuration: configuration, database: seeded)
         if let security = action?["link_security"]?.stringValue, !security.hasPrefix("low") {
             connection.setLinkEncrypted(true)
         }

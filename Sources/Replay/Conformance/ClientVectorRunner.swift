@@ -1,7 +1,7 @@
 import ATT
 import GATT
 
-/// Replays the client-role vectors of `gatt-vectors.json` against ``GATTClientConnection``:
+/// Replays the client-role vectors of `gatt-vectors.json` against ``GATTLink``:
 /// the plug-in behind `attune conformance --role client`.
 ///
 /// Each `tester->iut` PDU is fed to the client; each `iut->tester` PDU must be the next

@@ -1,22 +1,16 @@
 import ATT
 
-/// A client-only ATT bearer with its ``GATTClient``: the whole sans-I/O contract for a
-/// link where we are only the client (conformance vectors, tests, a central that serves
-/// nothing). Bytes and time in, ``GATTClientAction``s out.
-///
-/// Requests from the peer get Request Not Supported, since there is no server here.
-public struct GATTClientConnection: Sendable {
-    /// The link's ATT bearer (MTU, sequencing, transaction timer).
-    public var bearer: ATTBearer
-    /// The client engine.
-    public var client: GATTClient
-    var lastDeadline: MonotonicTime?
-
+/// A link where we are only the client (a central that serves nothing, conformance
+/// vectors, tests): bytes and time in, ``GATTClientAction``s out. Requests from the peer
+/// get Request Not Supported, since no database is served here; a ``GATTServer``'s links
+/// are fed through ``GATTServer/receive(_:from:at:into:)`` instead, which runs both engines.
+extension GATTLink {
     /// A client-only link whose bearer offers `configuration.rxMTU` and times out after
-    /// `configuration.transactionTimeout`.
+    /// `configuration.transactionTimeout`; `database` seeds the client's cache.
     public init(configuration: GATTClientConfiguration = GATTClientConfiguration(), database: DiscoveredDatabase = DiscoveredDatabase()) {
-        bearer = ATTBearer(rxMTU: configuration.rxMTU, transactionTimeout: configuration.transactionTimeout)
-        client = GATTClient(configuration: configuration, database: database)
+        self.init(bearer: ATTBearer(rxMTU: configuration.rxMTU, transactionTimeout: configuration.transactionTimeout),
+                  client: GATTClient(configuration: configuration, database: database),
+                  security: .none, peer: nil, prepareLimit: 0)
     }
 
     /// The ATT_MTU in force.

@@ -1,40 +1,21 @@
 import ATT
 
-/// A request waiting for the application (dynamic attribute values). The protocol is
-/// sequential, so a connection has at most one.
-struct PendingApplicationRequest: Sendable {
-    enum Kind: Sendable {
-        /// Re-run the request once the value arrives (reads of any kind).
-        case read(AttributeHandle)
-        /// Answer with a Write Response, then apply `stored` updates (Write Request).
-        case write
-        /// Answer with an Execute Write Response after applying `stored` updates.
-        case execute(stored: [(index: Int, value: [UInt8])])
-    }
+/// One link's GATT, sans-I/O: its ATT bearer, the GATT client engine on it, and what
+/// the GATT server keeps for it. ATT is symmetric, so both engines share the one bearer
+/// (Vol 3 Part F §3.2.11 allows one outstanding request each way).
+///
+/// A central's `Peripheral` holds one directly, as the whole of its link's GATT state
+/// (see `GATTLink+Client.swift`): the MTU, the discovered database and its cache check,
+/// the long procedures and the subscriptions. A ``GATTServer`` holds one per connected
+/// client, next to the database they share; it runs the server half of each and routes
+/// the rest to the link's client engine.
+public struct GATTLink: Sendable {
+    /// The link's ATT bearer (MTU, sequencing, transaction timers).
+    public var bearer: ATTBearer
+    /// The client engine: our requests to the peer's server, its notifications to us.
+    public var client: GATTClient
 
-    var id: ApplicationRequestID
-    var deadline: MonotonicTime
-    var kind: Kind
-    /// The request PDU, copied so it can be processed again.
-    var request: [UInt8]
-    /// The handle an Unlikely Error names on timeout.
-    var handle: AttributeHandle
-    /// Dynamic values already supplied for this request.
-    var resolved: [AttributeHandle: [UInt8]]
-}
-
-/// An indication waiting to be sent or confirmed.
-struct QueuedIndication: Sendable {
-    var id: IndicationID
-    var handle: AttributeHandle
-    var value: [UInt8]
-    /// Set for Service Changed: confirming it makes the client change-aware.
-    var isServiceChanged: Bool
-}
-
-/// Everything the server keeps for one connected client.
-struct ServerConnectionState: Sendable {
-    var bearer: ATTBearer
+    // What the server keeps for this link.
     var security: LinkSecurity
     var peer: PeerIdentity?
     var clientConfigurations: [AttributeHandle: ClientCharacteristicConfiguration] = [:]
@@ -51,8 +32,10 @@ struct ServerConnectionState: Sendable {
     var signingKeyAuthenticated = false
     var lastSignCounter: UInt32?
 
-    init(bearer: ATTBearer, security: LinkSecurity, peer: PeerIdentity?, prepareLimit: Int) {
+    init(bearer: ATTBearer, client: GATTClient = GATTClient(), security: LinkSecurity, peer: PeerIdentity?,
+         prepareLimit: Int) {
         self.bearer = bearer
+        self.client = client
         self.security = security
         self.peer = peer
         self.prepareQueue = PrepareWriteQueue(limit: prepareLimit)
