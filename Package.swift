@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "Attune", targets: ["Attune"]),
         .library(name: "BluetoothCore", targets: ["BluetoothCore"]),
+        .library(name: "BluetoothCrypto", targets: ["BluetoothCrypto"]),
         .library(name: "ATT", targets: ["ATT"]),
         .library(name: "ATTPresentation", targets: ["ATTPresentation"]),
         .library(name: "GATT", targets: ["GATT"]),
@@ -44,10 +45,12 @@ let package = Package(
         ),
         .target(name: "CAllocCounter"),
         .target(name: "BluetoothCore"),
+        // AES-128, AES-CMAC, P-256 ECDH and random bytes through libcrypto, for GATT and SMP.
+        .target(name: "BluetoothCrypto", dependencies: ["BluetoothCore", "CCrypto"]),
         .target(name: "ATT", dependencies: ["BluetoothCore"]),
         // PDUs as named fields and JSON, for decoders, reports and the CLI; not part of the codec.
         .target(name: "ATTPresentation", dependencies: ["ATT"]),
-        .target(name: "GATT", dependencies: ["ATT", "CCrypto"]),
+        .target(name: "GATT", dependencies: ["ATT", "BluetoothCrypto"]),
         .target(name: "HCI", dependencies: ["BluetoothCore"]),
         // Our client and server over an in-memory link, and synthetic databases: for tests and benchmarks.
         .target(name: "GATTTestSupport", dependencies: ["GATT", "ATT"]),
@@ -61,6 +64,7 @@ let package = Package(
         .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT", "Attune"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation"], resources: []),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "ATTPresentation", "Replay"]),
+        .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "Capture", "Attune"]),
