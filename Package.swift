@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "ATTPresentation", targets: ["ATTPresentation"]),
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "SMP", targets: ["SMP"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Transport", targets: ["Transport"]),
@@ -52,6 +53,8 @@ let package = Package(
         .target(name: "ATTPresentation", dependencies: ["ATT"]),
         .target(name: "GATT", dependencies: ["ATT", "BluetoothCrypto"]),
         .target(name: "HCI", dependencies: ["BluetoothCore"]),
+        // The Security Manager (Vol 3 Part H): PDU codec, toolbox, sans-I/O pairing in both roles.
+        .target(name: "SMP", dependencies: ["BluetoothCore", "BluetoothCrypto"]),
         // Our client and server over an in-memory link, and synthetic databases: for tests and benchmarks.
         .target(name: "GATTTestSupport", dependencies: ["GATT", "ATT"]),
         .target(name: "Capture", dependencies: ["ATT", "HCI"]),
@@ -65,6 +68,7 @@ let package = Package(
         .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation"], resources: []),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "ATTPresentation", "Replay"]),
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCrypto", "BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "Capture", "Attune"]),
