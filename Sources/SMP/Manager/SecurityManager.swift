@@ -109,8 +109,12 @@ public struct SecurityManager: Sendable {
 
     /// The link layer reports encryption on with the key the manager asked for (Encryption
     /// Change with status 0 and encryption enabled). Key distribution follows.
+    /// Outside pairing (a stored bond encrypted the link) it only answers a pending Security
+    /// Request: its timer stops.
     public mutating func encryptionChanged(at now: MonotonicTime, into output: inout SecurityManagerOutput) {
-        guard checkTimer(now, &output), var p = pairing, p.stage == .waitingEncryption else { return }
+        guard checkTimer(now, &output) else { return }
+        if pairing == nil { deadline = nil }
+        guard var p = pairing, p.stage == .waitingEncryption else { return }
         p.stage = .keyDistribution
         pairing = p
         deadline = now + configuration.timeout
