@@ -10,11 +10,15 @@ import PackageDescription
 //                                            ManagerState...), which Attune re-exports
 //   Replay                                   capture replay, conformance vector runner
 //   Capture                                  capture formats, HCI → ACL → L2CAP → ATT extraction
-//   GATT            ATTPresentation          engines + attribute database; PDU fields and JSON
+//   GATT            ATTPresentation  SMP     engines + attribute database; PDU fields and JSON;
+//                                            Security Manager (PDUs, toolbox, sans-I/O pairing)
 //   ATT             HCI                      codec + bearer; commands, events, ACL, L2CAP
+//   BluetoothCrypto                          AES-128, AES-CMAC, P-256 ECDH, random bytes (libcrypto)
 //   BluetoothCore                            UUIDs, addresses, handles, opcodes, ByteReader, MonotonicTime
 // GATTTestSupport (in-memory client–server pipe, synthetic databases) sits on GATT for
 // GATTTests and AttuneBench only. Capture does not import GATT; HCI does not import ATT.
+// SMP imports only BluetoothCore and BluetoothCrypto (not ATT or HCI); GATT takes AES-CMAC
+// from BluetoothCrypto and re-exports it.
 // CBlueZ (libbluetooth) and CCrypto (libcrypto) are Debian system libraries.
 let package = Package(
     name: "Attune",

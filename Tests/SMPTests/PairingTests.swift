@@ -302,6 +302,28 @@ import BluetoothCore
         }
     }
 
+    @Test func aManagerMidPairingNeverPrintsItsKeys() throws {
+        var h = PairingHarness(central: Self.centralConfig(.displayYesNo, mitm: true), peripheral: Self.peripheralConfig(.displayYesNo))
+        h.numericAnswer = [:]
+        // Stop before the users answer: both managers hold their DHKey.
+        var out = SecurityManagerOutput()
+        h.central.start(at: h.now, into: &out)
+        var toPeripheral = out.sentPDUs, toCentral: [[UInt8]] = []
+        for _ in 0..<6 {
+            for pdu in toPeripheral { out.removeAll(); h.peripheral.receive(pdu[...], at: h.now, into: &out); toCentral += out.sentPDUs }
+            toPeripheral = []
+            for pdu in toCentral { out.removeAll(); h.central.receive(pdu[...], at: h.now, into: &out); toPeripheral += out.sentPDUs }
+            toCentral = []
+        }
+        let dhKey = try #require(h.central.pairing?.dhKey)
+        let text = ["\(h.central)", String(reflecting: h.central), "\(Mirror(reflecting: h.central).children.map { $0 })"].joined()
+        #expect(text.contains("<redacted>"))
+        #expect(!text.contains(dhKey.map { String($0) }.joined(separator: ", ")))
+        var dumped = ""
+        dump(h.central, to: &dumped)
+        #expect(!dumped.contains("dhKey"))
+    }
+
     @Test func resultsNeverPrintKeys() {
         var h = PairingHarness(central: Self.centralConfig(.noInputNoOutput, sc: false), peripheral: Self.peripheralConfig(.noInputNoOutput))
         h.pair()

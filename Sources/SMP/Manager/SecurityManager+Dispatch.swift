@@ -18,8 +18,8 @@ extension SecurityManager {
             output.events.append(.securityRequested(request.authenticationRequirements))
             // A Security Request during pairing is ignored (§2.4.6).
             guard pairing == nil, configuration.pairsOnSecurityRequest else { return }
-            if request.authenticationRequirements.contains(.mitm) { configuration.requiresMITM = true }
-            sendPairingRequest(at: now, into: &output)
+            // Ask for MITM protection when the peripheral does, for this pairing only.
+            sendPairingRequest(extra: request.authenticationRequirements.intersection(.mitm), at: now, into: &output)
         case .pairingResponse(let response):
             guard role == .initiator else { throw Abort(.commandNotSupported) }
             guard pairing?.stage == .waitingPairingResponse else { throw Abort(.unspecifiedReason) }

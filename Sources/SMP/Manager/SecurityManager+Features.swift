@@ -8,8 +8,10 @@ extension SecurityManager {
                         initiatorKeyDistribution: initiatorKeys, responderKeyDistribution: responderKeys)
     }
 
-    mutating func sendPairingRequest(at now: MonotonicTime, into output: inout SecurityManagerOutput) {
-        let features = localFeatures(initiatorKeys: configuration.offeredKeys, responderKeys: configuration.requestedKeys)
+    mutating func sendPairingRequest(extra: AuthenticationRequirements = [], at now: MonotonicTime,
+                                     into output: inout SecurityManagerOutput) {
+        var features = localFeatures(initiatorKeys: configuration.offeredKeys, responderKeys: configuration.requestedKeys)
+        features.authenticationRequirements.formUnion(extra)
         let pdu = SMPPDU.pairingRequest(PairingRequest(features))
         var p = Pairing(stage: .waitingPairingResponse, request: features)
         p.requestPDU = pdu.encoded

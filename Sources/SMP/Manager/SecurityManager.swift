@@ -193,8 +193,13 @@ public struct SecurityManager: Sendable {
         deadline = now + configuration.timeout
     }
 
+    /// `count` bytes from the injected source; a source that fails or returns the wrong
+    /// count ends the pairing instead of trapping.
     mutating func randomBytes(_ count: Int) throws(Abort) -> [UInt8] {
-        do { return try random.randomBytes(count) } catch { throw Abort(.unspecifiedReason) }
+        let bytes: [UInt8]
+        do { bytes = try random.randomBytes(count) } catch { throw Abort(.unspecifiedReason) }
+        guard bytes.count == count else { throw Abort(.unspecifiedReason) }
+        return bytes
     }
 
     /// A passkey in 0–999999, uniformly (4 random bytes, rejection above the last full million).
