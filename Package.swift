@@ -10,21 +10,27 @@ import PackageDescription
 //                                            ManagerState...), which Attune re-exports
 //   Replay                                   capture replay, conformance vector runner
 //   Capture                                  capture formats, HCI → ACL → L2CAP → ATT extraction
-//   GATT            ATTPresentation          engines + attribute database; PDU fields and JSON
+//   GATT            ATTPresentation  SMP     engines + attribute database; PDU fields and JSON;
+//                                            Security Manager (PDUs, toolbox, sans-I/O pairing)
 //   ATT             HCI                      codec + bearer; commands, events, ACL, L2CAP
+//   BluetoothCrypto                          AES-128, AES-CMAC, P-256 ECDH, random bytes (libcrypto)
 //   BluetoothCore                            UUIDs, addresses, handles, opcodes, ByteReader, MonotonicTime
 // GATTTestSupport (in-memory client–server pipe, synthetic databases) sits on GATT for
 // GATTTests and AttuneBench only. Capture does not import GATT; HCI does not import ATT.
+// SMP imports only BluetoothCore and BluetoothCrypto (not ATT or HCI); GATT takes AES-CMAC
+// from BluetoothCrypto and re-exports it.
 // CBlueZ (libbluetooth) and CCrypto (libcrypto) are Debian system libraries.
 let package = Package(
     name: "Attune",
     products: [
         .library(name: "Attune", targets: ["Attune"]),
         .library(name: "BluetoothCore", targets: ["BluetoothCore"]),
+        .library(name: "BluetoothCrypto", targets: ["BluetoothCrypto"]),
         .library(name: "ATT", targets: ["ATT"]),
         .library(name: "ATTPresentation", targets: ["ATTPresentation"]),
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "SMP", targets: ["SMP"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Transport", targets: ["Transport"]),
@@ -44,11 +50,15 @@ let package = Package(
         ),
         .target(name: "CAllocCounter"),
         .target(name: "BluetoothCore"),
+        // AES-128, AES-CMAC, P-256 ECDH and random bytes through libcrypto, for GATT and SMP.
+        .target(name: "BluetoothCrypto", dependencies: ["BluetoothCore", "CCrypto"]),
         .target(name: "ATT", dependencies: ["BluetoothCore"]),
         // PDUs as named fields and JSON, for decoders, reports and the CLI; not part of the codec.
         .target(name: "ATTPresentation", dependencies: ["ATT"]),
-        .target(name: "GATT", dependencies: ["ATT", "CCrypto"]),
+        .target(name: "GATT", dependencies: ["ATT", "BluetoothCrypto"]),
         .target(name: "HCI", dependencies: ["BluetoothCore"]),
+        // The Security Manager (Vol 3 Part H): PDU codec, toolbox, sans-I/O pairing in both roles.
+        .target(name: "SMP", dependencies: ["BluetoothCore", "BluetoothCrypto"]),
         // Our client and server over an in-memory link, and synthetic databases: for tests and benchmarks.
         .target(name: "GATTTestSupport", dependencies: ["GATT", "ATT"]),
         .target(name: "Capture", dependencies: ["ATT", "HCI"]),
@@ -61,6 +71,8 @@ let package = Package(
         .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT", "Attune"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation"], resources: []),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "ATTPresentation", "Replay"]),
+        .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCrypto", "BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "Capture", "Attune"]),

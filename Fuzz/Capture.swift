@@ -1,4 +1,4 @@
-// fuzz-modules: CCrypto BluetoothCore ATT ATTPresentation GATT HCI Capture Replay
+// fuzz-modules: CCrypto BluetoothCore BluetoothCrypto ATT ATTPresentation GATT HCI Capture Replay
 // libFuzzer target for the capture readers and the extraction pipeline: any bytes must
 // end in records plus at most one typed error, never a trap or a hang; every HCI event
 // and advertising report must decode or fail softly; and btsnoop and pcap files re-read

@@ -1,4 +1,4 @@
-// fuzz-modules: BluetoothCore ATT CCrypto GATT
+// fuzz-modules: BluetoothCore ATT CCrypto BluetoothCrypto GATT
 // libFuzzer target: arbitrary bytes as a `serve` database file and as a multi-database
 // file (the two JSON forms `attune serve` and `attune conformance` load). Nothing may
 // trap: every value, length and handle is range-checked with its JSON path, and a

@@ -1,4 +1,4 @@
-// fuzz-modules: BluetoothCore ATT CCrypto GATT
+// fuzz-modules: BluetoothCore ATT CCrypto BluetoothCrypto GATT
 // libFuzzer target: drives the GATT client engine with arbitrary server PDUs, commands,
 // cancellations and time steps. Nothing may trap, every PDU the client sends must decode
 // and fit the ATT_MTU, and the command queue stays bounded.

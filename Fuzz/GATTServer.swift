@@ -1,4 +1,4 @@
-// fuzz-modules: BluetoothCore ATT CCrypto GATT
+// fuzz-modules: BluetoothCore ATT CCrypto BluetoothCrypto GATT
 // libFuzzer target: drives the GATT server engine with arbitrary PDU sequences, time
 // steps and application actions. Nothing may trap, every emitted PDU must decode and fit
 // the server's MTU, and per-client state stays bounded.

@@ -4,7 +4,7 @@ import CCrypto
 ///
 /// Bytes are taken and returned in the order given (RFC 4493 order, most significant
 /// octet first). Bluetooth's little-endian keys and messages are reversed by the callers
-/// that need it (``ATTSignature``, ``DatabaseHash``).
+/// that need it (GATT's ATTSignature and DatabaseHash, SMP's toolbox functions).
 public enum AESCMAC {
     /// Why a MAC could not be computed.
     public enum Failure: Error, Hashable, Sendable {
