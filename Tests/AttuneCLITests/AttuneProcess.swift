@@ -8,6 +8,8 @@ struct AttuneProcess {
     var stderr: String
     /// The command's peak resident set (ru_maxrss of the process, in kB).
     var peakKilobytes = 0
+    /// The CPU the command used, user and system (ru_utime + ru_stime), in seconds.
+    var cpuSeconds = 0.0
 
     var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
 
@@ -28,11 +30,13 @@ struct AttuneProcess {
     /// instead of stalling the suite. The waiting happens on a thread of its own: the
     /// concurrency pool has a thread per core, and tests blocking it starve the rest of
     /// the suite.
-    static func run(_ arguments: [String], timeout: Double = 120) async throws -> AttuneProcess {
-        try await offPool { try runBlocking(arguments, timeout: timeout) }
+    /// With `discardStdout`, stdout goes to /dev/null (``stdout`` is empty), as when a
+    /// user throws the data away: nothing the test does may slow the command down.
+    static func run(_ arguments: [String], timeout: Double = 120, discardStdout: Bool = false) async throws -> AttuneProcess {
+        try await offPool { try runBlocking(arguments, timeout: timeout, discardStdout: discardStdout) }
     }
 
-    static func runBlocking(_ arguments: [String], timeout: Double) throws -> AttuneProcess {
+    static func runBlocking(_ arguments: [String], timeout: Double, discardStdout: Bool = false) throws -> AttuneProcess {
         // Files, not pipes: nothing can block on a full pipe while we wait.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attune-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -45,7 +49,7 @@ struct AttuneProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, discardStdout ? "/dev/null" : out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // From the package root, as a user runs it there (fixtures are named relative to
         // it): through sh, since glibc's addchdir is not visible to Swift.
@@ -73,7 +77,9 @@ struct AttuneProcess {
         return AttuneProcess(status: exitCode,
                              stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
                              stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "",
-                             peakKilobytes: usage.ru_maxrss)
+                             peakKilobytes: usage.ru_maxrss,
+                             cpuSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+                                 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6)
     }
 
     struct SpawnFailed: Error, CustomStringConvertible {
