@@ -6,7 +6,11 @@ struct AttuneProcess {
     var status: Int32
     var stdout: String
     var stderr: String
-    /// The command's peak resident set (ru_maxrss of the process, in kB).
+    /// The command's peak resident set, in kB: the largest VmHWM of the process seen while
+    /// it ran (sampled at every poll), else ru_maxrss. ru_maxrss alone would not do: the
+    /// spawn shares this process's memory until exec, and Linux keeps that memory's high
+    /// water mark in the child's ru_maxrss, so a small command would report the test
+    /// runner's size.
     var peakKilobytes = 0
     /// The CPU the command used, user and system (ru_utime + ru_stime), in seconds.
     var cpuSeconds = 0.0
@@ -64,7 +68,9 @@ struct AttuneProcess {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         var status: Int32 = 0
         var usage = rusage()
+        var highWater = 0
         while wait4(pid, &status, WNOHANG, &usage) == 0 {
+            highWater = max(highWater, Self.highWaterKilobytes(pid))
             if ContinuousClock.now > deadline {
                 kill(pid, SIGKILL)
                 _ = waitpid(pid, &status, 0)
@@ -77,9 +83,18 @@ struct AttuneProcess {
         return AttuneProcess(status: exitCode,
                              stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
                              stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "",
-                             peakKilobytes: usage.ru_maxrss,
+                             peakKilobytes: highWater > 0 ? highWater : usage.ru_maxrss,
                              cpuSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
                                  + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6)
+    }
+
+    /// VmHWM of a running process (its own peak resident set since its last exec), 0 if unknown.
+    static func highWaterKilobytes(_ pid: pid_t) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        return 0
     }
 
     struct SpawnFailed: Error, CustomStringConvertible {
