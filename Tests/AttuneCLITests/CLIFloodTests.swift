@@ -164,3 +164,17 @@ struct CLIFloodTests {
         }
     }
 }
+
+/// `--discovery-timeout` is checked before the transport is touched, on every command
+/// that discovers the tree.
+@Suite("attune --discovery-timeout values")
+struct DiscoveryTimeoutOptionTests {
+    @Test(arguments: ["discover", "read", "write", "subscribe"], ["0", "-1", "nan", "inf", "1e300", "soon"])
+    func outOfRangeIsAUsageError(_ command: String, _ seconds: String) async throws {
+        let operands = command == "discover" ? [] : command == "write" ? ["0x0012", "01"] : ["0x0012"]
+        let run = try await AttuneProcess.run([command, "C6:05:04:03:02:01"] + operands
+                                              + ["--transport", "unix:/nonexistent", "--discovery-timeout", seconds])
+        #expect(run.status == 2, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("--discovery-timeout takes a number of seconds"), "stderr: \(run.stderr)")
+    }
+}
