@@ -15,10 +15,13 @@ import PackageDescription
 //   ATT             HCI                      codec + bearer; commands, events, ACL, L2CAP
 //   BluetoothCrypto                          AES-128, AES-CMAC, P-256 ECDH, random bytes (libcrypto)
 //   BluetoothCore                            UUIDs, addresses, handles, opcodes, ByteReader, MonotonicTime
-// GATTTestSupport (in-memory client–server pipe, synthetic databases) sits on GATT for
-// GATTTests and AttuneBench only. Capture does not import GATT; HCI does not import ATT.
-// SMP imports only BluetoothCore and BluetoothCrypto (not ATT or HCI); GATT takes AES-CMAC
-// from BluetoothCrypto and re-exports it.
+// Test support, for test targets and AttuneBench only (never a product):
+//   GATTTestSupport        on GATT: in-memory client–server pipe, synthetic databases
+//   ControllerTestSupport  on Transport: scripted H4 controllers on UNIX sockets (init
+//                          answers, floods, a Heart Rate ATT server), for host-side tests
+// Capture does not import GATT; HCI does not import ATT. SMP imports only BluetoothCore
+// and BluetoothCrypto (not ATT or HCI); GATT takes AES-CMAC from BluetoothCrypto and
+// re-exports it.
 // CBlueZ (libbluetooth) and CCrypto (libcrypto) are Debian system libraries.
 let package = Package(
     name: "Attune",
@@ -61,12 +64,14 @@ let package = Package(
         .target(name: "SMP", dependencies: ["BluetoothCore", "BluetoothCrypto"]),
         // Our client and server over an in-memory link, and synthetic databases: for tests and benchmarks.
         .target(name: "GATTTestSupport", dependencies: ["GATT", "ATT"]),
+        // Scripted H4 controllers that tests and benchmarks run the userland host against.
+        .target(name: "ControllerTestSupport", dependencies: ["BluetoothCore", "Transport"]),
         .target(name: "Capture", dependencies: ["ATT", "HCI"]),
         .target(name: "Replay", dependencies: ["Capture", "GATT", "ATT", "ATTPresentation", "HCI"]),
         .target(name: "Transport", dependencies: ["ATT", "HCI", "GATT", "Capture", "CBlueZ"]),
         .target(name: "Attune", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport"]),
         .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "ATT", "GATT", "HCI", "Capture", "Replay", "Transport", "ATTPresentation"]),
-        .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ATTPresentation", "CAllocCounter"]),
+        .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ControllerTestSupport", "ATTPresentation", "CAllocCounter"]),
         // Runs inside the kernel lab VM (Scripts/kernel-lab.sh): our central on hci0 against our peripheral on hci1.
         .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT", "Attune"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation"], resources: []),
@@ -75,9 +80,9 @@ let package = Package(
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCrypto", "BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "Capture", "Attune"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "Capture", "Attune", "ControllerTestSupport"]),
         // Runs the built `attune` executable (swift test builds every product first).
-        .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI"]),
+        .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport"]),
         .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Attune
 import CAllocCounter
+import ControllerTestSupport
 import Foundation
 
 /// `api.notify.h4`: notifications per second through the public API over Attune's own

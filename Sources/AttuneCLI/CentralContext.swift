@@ -18,6 +18,7 @@ struct CentralContext {
             let snoop = try TransportOption.openSnoop(arguments.option("snoop"))
             let central = CentralManager(transport: transport, snoop: snoop)
             Shutdown.register(central)
+            ControllerWarningReport.register(central)
             if let cause = await ManagerReadiness.settled({ central.status }).cause { throw .failure(cause.description) }
             return CentralContext(central: central, demo: nil, snoop: snoop)
         }
@@ -28,13 +29,15 @@ struct CentralContext {
         return CentralContext(central: central, demo: demo)
     }
 
-    /// Connects to ADDR, discovering the whole database (or validating a cached one).
-    func connect(_ text: String, random: Bool, timeout: Duration = .seconds(30)) async throws(CLIError) -> Peripheral {
+    /// Connects to ADDR, discovering the whole database (or validating a cached one)
+    /// within `discoveryTimeout`.
+    func connect(_ text: String, random: Bool, timeout: Duration = .seconds(30),
+                 discoveryTimeout: Duration = DiscoveryDeadline.defaultTimeout) async throws(CLIError) -> Peripheral {
         let address = try Self.address(text)
         let peripheral = central.peripheral(address: address, type: random ? .random : .public)
         Output.status("connecting to \(address)…")
         do {
-            try await central.connect(peripheral, timeout: timeout)
+            try await central.connect(peripheral, timeout: timeout, discoveryTimeout: discoveryTimeout)
         } catch {
             throw .failure("cannot connect to \(address): \(error)\(Self.hint(error))")
         }

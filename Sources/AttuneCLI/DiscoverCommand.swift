@@ -6,7 +6,7 @@ enum DiscoverCommand: CLICommand {
     static let name = "discover"
     static let summary = "connect to a peripheral and print its GATT tree"
     static let usage = """
-        usage: attune discover ADDR [--random] [--transport T] [--json]
+        usage: attune discover ADDR [--random] [--discovery-timeout SECONDS] [--transport T] [--json]
 
         Connects (MTU exchange, full discovery) and prints every service, primary and
         secondary (reached through include declarations), with its includes,
@@ -18,6 +18,7 @@ enum DiscoverCommand: CLICommand {
           service 0x0020..0x0022  180A Device Information (secondary)
 
           --random       ADDR is a random address (default: public)
+        \(DiscoveryDeadline.help)
         \(TransportOption.help)
           --json         one document: {"address", "mtu", "services": [{"uuid", "name", "primary",
                          "start", "end", "includes": [{"declaration", "uuid", "name", "start",
@@ -25,15 +26,18 @@ enum DiscoverCommand: CLICommand {
                          "declaration", "value", "descriptors": [{"uuid", "name", "handle"}]}]}]}
         """
     static let flags: Set<String> = ["random", "json"]
-    static let options: Set<String> = ["transport", "snoop"]
+    static let options: Set<String> = ["transport", "snoop", "discovery-timeout"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 1 else { throw CLIError.usage("give exactly one ADDR") }
+        var deadline = try DiscoveryDeadline(arguments)
         let context = try await CentralContext.open(arguments)
-        let peripheral = try await context.connect(arguments.positionals[0], random: arguments.flag("random"))
+        deadline.start()
+        let peripheral = try await context.connect(arguments.positionals[0], random: arguments.flag("random"),
+                                                   discoveryTimeout: deadline.timeout)
         let tree: [Service]
         do {
-            tree = try await CentralContext.tree(of: peripheral)
+            tree = try await deadline.tree(of: peripheral, on: context.central)
         } catch {
             try? await context.close(peripheral)
             throw error
@@ -45,6 +49,9 @@ enum DiscoverCommand: CLICommand {
         } else {
             for line in GATTTreeOutput.lines(tree) { Output.data(line) }
         }
+        // Every PDU counts, the notifications nobody subscribed to as well (they are dropped):
+        // a peer that floods while we discover shows here.
+        Output.status("discovered \(tree.count) services (\(peripheral.statistics.pdusReceived) ATT PDUs received)")
         try await context.close(peripheral)
         return 0
     }

@@ -7,30 +7,47 @@ enum SubscribeCommand: CLICommand {
     static let name = "subscribe"
     static let summary = "subscribe to notifications or indications and print them"
     static let usage = """
-        usage: attune subscribe ADDR HANDLE|UUID [--indicate] [--count N] [--random] [--transport T] [--json]
+        usage: attune subscribe ADDR HANDLE|UUID [--indicate] [--count N] [--random] [--discovery-timeout SECONDS]
+                              [--transport T] [--json]
 
         Connects, writes the characteristic's Client Characteristic Configuration and
-        prints each value in hex as it arrives, until N values (or interrupted).
+        prints each value in hex as it arrives, until N values (or interrupted). As it ends
+        (however it ends), one line on stderr counts what arrived:
+          subscribe: 1000 values received, 0 lost (1012 ATT PDUs, 0 back-pressure pauses)
 
           --indicate     ask for indications (default: notifications when the characteristic
                          notifies, else indications)
           --count N      stop after N values (default: run until interrupted)
           --random       ADDR is a random address
+        \(DiscoveryDeadline.help)
         \(TransportOption.help)
           --json         one object per value: {"ts", "handle", "uuid", "value": "hex"}
         """
     static let flags: Set<String> = ["indicate", "random", "json"]
-    static let options: Set<String> = ["count", "transport", "snoop"]
+    static let options: Set<String> = ["count", "transport", "snoop", "discovery-timeout"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 2 else { throw CLIError.usage("give ADDR and HANDLE|UUID") }
         let target = try AttributeTarget.parse(arguments.positionals[1])
         let count = try arguments.integer("count", default: 0, in: 0...Int(Int32.max))
+        var deadline = try DiscoveryDeadline(arguments)
         let context = try await CentralContext.open(arguments)
-        let peripheral = try await context.connect(arguments.positionals[0], random: arguments.flag("random"))
+        deadline.start()
+        let peripheral = try await context.connect(arguments.positionals[0], random: arguments.flag("random"),
+                                                   discoveryTimeout: deadline.timeout)
         var received = 0
+        var lost = 0
+        var subscribed = false
+        // Said however the command ends (its count, an error, a signal): a flood shows as
+        // numbers, and lost values are never silent.
+        func summary() {
+            guard subscribed else { return }
+            let statistics = peripheral.statistics
+            Output.status("subscribe: \(received) values received, \(lost) lost (\(statistics.pdusReceived) ATT PDUs, "
+                          + "\(statistics.backPressurePauses) back-pressure pauses)")
+        }
         do {
-            guard case .characteristic(var c) = try target.resolve(in: try await CentralContext.tree(of: peripheral)) else {
+            guard case .characteristic(var c) = try target.resolve(in: try await deadline.tree(of: peripheral, on: context.central)) else {
                 throw CLIError.failure("\(target) is a descriptor: subscribe to its characteristic's value handle")
             }
             if arguments.flag("indicate") {
@@ -42,11 +59,13 @@ enum SubscribeCommand: CLICommand {
             }
             let values = await peripheral.notifications(for: c)
             try await peripheral.setNotifyValue(true, for: c)
+            subscribed = true
             Output.status("subscribed to \(c.valueHandle) (\(GATTTreeOutput.label(c.uuid)))"
                           + (count > 0 ? ", waiting for \(count) values" : ", until interrupted"))
             for try await notification in values {
                 let value = notification.value
                 received += 1
+                lost += notification.lostBefore
                 if notification.lostBefore > 0 {
                     Output.status("\(notification.lostBefore) values lost before this one: the output did not keep up")
                 }
@@ -62,12 +81,15 @@ enum SubscribeCommand: CLICommand {
             }
             if count > 0, received < count { throw CLIError.failure("the subscription ended after \(received) of \(count) values") }
         } catch let error as CLIError {
+            summary()
             try? await context.close(peripheral)
             throw error
         } catch {
+            summary()
             try? await context.close(peripheral)
             throw CLIError.failure("subscription to \(target) failed: \(error)")
         }
+        summary()
         try await context.close(peripheral)
         return 0
     }

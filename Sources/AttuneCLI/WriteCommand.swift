@@ -6,7 +6,8 @@ enum WriteCommand: CLICommand {
     static let name = "write"
     static let summary = "write a characteristic or descriptor value"
     static let usage = """
-        usage: attune write ADDR HANDLE|UUID HEX [--without-response|--long|--reliable] [--random] [--transport T] [--json]
+        usage: attune write ADDR HANDLE|UUID HEX [--without-response|--long|--reliable] [--random]
+                          [--discovery-timeout SECONDS] [--transport T] [--json]
 
         Connects, finds the attribute (HANDLE as 0xNNNN, or a characteristic UUID) and
         writes HEX ("0102ff", "01 02 ff" or "01:02:ff"). By default a Write Request, or
@@ -16,11 +17,12 @@ enum WriteCommand: CLICommand {
           --long              Prepare Write + Execute Write, whatever the length
           --reliable          Reliable Writes: every prepared part's echo is verified
           --random            ADDR is a random address
+        \(DiscoveryDeadline.help)
         \(TransportOption.help)
           --json              {"handle", "uuid", "length", "procedure"}
         """
     static let flags: Set<String> = ["without-response", "long", "reliable", "random", "json"]
-    static let options: Set<String> = ["transport", "snoop"]
+    static let options: Set<String> = ["transport", "snoop", "discovery-timeout"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 3 else { throw CLIError.usage("give ADDR, HANDLE|UUID and HEX") }
@@ -28,12 +30,15 @@ enum WriteCommand: CLICommand {
         guard modes.count <= 1 else { throw CLIError.usage("choose one of --without-response, --long and --reliable") }
         let target = try AttributeTarget.parse(arguments.positionals[1])
         let value = try Hex.parse(arguments.positionals[2])
+        var deadline = try DiscoveryDeadline(arguments)
         let context = try await CentralContext.open(arguments)
-        let peripheral = try await context.connect(arguments.positionals[0], random: arguments.flag("random"))
+        deadline.start()
+        let peripheral = try await context.connect(arguments.positionals[0], random: arguments.flag("random"),
+                                                   discoveryTimeout: deadline.timeout)
         let procedure = modes.first ?? "request"
         var handle = AttributeHandle(0), uuid = BluetoothUUID(0)
         do {
-            switch try target.resolve(in: try await CentralContext.tree(of: peripheral)) {
+            switch try target.resolve(in: try await deadline.tree(of: peripheral, on: context.central)) {
             case .characteristic(let c):
                 (handle, uuid) = (c.valueHandle, c.uuid)
                 switch procedure {

@@ -43,6 +43,7 @@ let outcome = await work.result
 // Whichever way the command ended, its links end with a Disconnect the peer sees (a
 // signal's stop may still be under way: this waits for it).
 await Shutdown.run()
+ControllerWarningReport.print()
 if let number = signals.caught { exit(128 + number) }
 do {
     exit(try outcome.get())

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ControllerTestSupport
 import Foundation
 import HCI
 
@@ -22,43 +23,25 @@ final class AdvertisingController: @unchecked Sendable {
     static let b = BluetoothAddress(0xC2, 0x0B, 0x0B, 0x0B, 0x0B, 0x0B)
 
     let path: String
-    private let listener: Int32
+    private let listener: UnixSocketListener
 
     init() {
-        let path = NSTemporaryDirectory() + "attune-adv-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-        self.path = path
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        precondition(bound == 0 && listen(listener, 8) == 0, "cannot listen on \(path)")
+        let listener = UnixSocketListener(prefix: "attune-adv", backlog: 8)
         self.listener = listener
+        path = listener.path
         Thread.detachNewThread {
             while true {
-                let connection = accept(listener, nil, nil)
+                let connection = listener.accept()
                 if connection < 0 { return }
                 Thread.detachNewThread { Self.serve(connection) }
             }
         }
     }
 
-    func close() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
-        unlink(path)
-    }
-
-    static func event(_ code: UInt8, _ parameters: [UInt8]) -> [UInt8] {
-        [0x04, code, UInt8(parameters.count)] + parameters
-    }
+    func close() { listener.close() }
 
     static func report(_ address: BluetoothAddress, type: UInt8, data: [UInt8]) -> [UInt8] {
-        event(0x3E, [0x02, 1, type, 0x01] + address.littleEndianBytes + [UInt8(data.count)] + data + [0xC4])
+        H4Packet.advertisingReport(address, type: type, data: data)
     }
 
     static func name(_ bytes: [UInt8]) -> [UInt8] { [UInt8(bytes.count + 1), 0x09] + bytes }
@@ -87,32 +70,11 @@ final class AdvertisingController: @unchecked Sendable {
                 pending.removeFirst(packet.count)
                 guard packet.first == 0x01, packet.count >= 4 else { continue }
                 let opcode = UInt16(packet[1]) | UInt16(packet[2]) << 8
-                let returned: [UInt8]
-                switch opcode {
-                case 0x1002: returned = [0] + Array(repeating: 0, count: 64)  // no optional commands: legacy LE commands
-                case 0x1003, 0x2003: returned = [0] + Array(repeating: 0, count: 8)
-                case 0x2002: returned = [0, 27, 0, 8]
-                case 0x1009: returned = [0, 6, 5, 4, 3, 2, 1]
-                default: returned = [0]
-                }
-                var out = event(0x0E, [1, packet[1], packet[2]] + returned)
+                var out = H4Packet.commandComplete(opcode, ControllerInitAnswers.returnParameters(for: opcode))
                 // LE Set Scan Enable, enabling: the advertisers answer.
                 if opcode == 0x200C, packet.count >= 5, packet[4] == 1 { out += rounds }
-                guard write(descriptor, out) else { return }
+                guard H4Packet.writeAll(descriptor, out[...]) else { return }
             }
-        }
-    }
-
-    private static func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let sent = send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if sent < 0 && errno == EINTR { continue }
-                if sent <= 0 { return false }
-                offset += sent
-            }
-            return true
         }
     }
 }

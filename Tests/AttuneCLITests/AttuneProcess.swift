@@ -6,8 +6,14 @@ struct AttuneProcess {
     var status: Int32
     var stdout: String
     var stderr: String
-    /// The command's peak resident set (ru_maxrss of the process, in kB).
+    /// The command's peak resident set, in kB: the largest VmHWM of the process seen while
+    /// it ran (sampled at every poll), else ru_maxrss. ru_maxrss alone would not do: the
+    /// spawn shares this process's memory until exec, and Linux keeps that memory's high
+    /// water mark in the child's ru_maxrss, so a small command would report the test
+    /// runner's size.
     var peakKilobytes = 0
+    /// The CPU the command used, user and system (ru_utime + ru_stime), in seconds.
+    var cpuSeconds = 0.0
 
     var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
 
@@ -28,11 +34,13 @@ struct AttuneProcess {
     /// instead of stalling the suite. The waiting happens on a thread of its own: the
     /// concurrency pool has a thread per core, and tests blocking it starve the rest of
     /// the suite.
-    static func run(_ arguments: [String], timeout: Double = 120) async throws -> AttuneProcess {
-        try await offPool { try runBlocking(arguments, timeout: timeout) }
+    /// With `discardStdout`, stdout goes to /dev/null (``stdout`` is empty), as when a
+    /// user throws the data away: nothing the test does may slow the command down.
+    static func run(_ arguments: [String], timeout: Double = 120, discardStdout: Bool = false) async throws -> AttuneProcess {
+        try await offPool { try runBlocking(arguments, timeout: timeout, discardStdout: discardStdout) }
     }
 
-    static func runBlocking(_ arguments: [String], timeout: Double) throws -> AttuneProcess {
+    static func runBlocking(_ arguments: [String], timeout: Double, discardStdout: Bool = false) throws -> AttuneProcess {
         // Files, not pipes: nothing can block on a full pipe while we wait.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attune-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -45,7 +53,7 @@ struct AttuneProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, discardStdout ? "/dev/null" : out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // From the package root, as a user runs it there (fixtures are named relative to
         // it): through sh, since glibc's addchdir is not visible to Swift.
@@ -60,7 +68,9 @@ struct AttuneProcess {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         var status: Int32 = 0
         var usage = rusage()
+        var highWater = 0
         while wait4(pid, &status, WNOHANG, &usage) == 0 {
+            highWater = max(highWater, Self.highWaterKilobytes(pid))
             if ContinuousClock.now > deadline {
                 kill(pid, SIGKILL)
                 _ = waitpid(pid, &status, 0)
@@ -73,7 +83,18 @@ struct AttuneProcess {
         return AttuneProcess(status: exitCode,
                              stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
                              stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "",
-                             peakKilobytes: usage.ru_maxrss)
+                             peakKilobytes: highWater > 0 ? highWater : usage.ru_maxrss,
+                             cpuSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+                                 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6)
+    }
+
+    /// VmHWM of a running process (its own peak resident set since its last exec), 0 if unknown.
+    static func highWaterKilobytes(_ pid: pid_t) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        return 0
     }
 
     struct SpawnFailed: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Attune
+import ControllerTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -10,8 +11,8 @@ extension Floods {
     /// nothing may be lost without being counted.
     @Suite("H4 floods through the public API", .serialized)
     struct H4FloodTests {
-        /// A central on the userland host, connected to a ``FloodingPeer`` through a UNIX socket.
-        static func central(for peer: FloodingPeer) async -> CentralManager {
+        /// A central on the userland host, connected to a ``FloodingController`` through a UNIX socket.
+        static func central(for peer: FloodingController) async -> CentralManager {
             let central = CentralManager(transport: .h4(.unix(path: peer.path)))
             peer.start()
             for await state in central.stateUpdates where state != .unknown { break }
@@ -40,11 +41,11 @@ extension Floods {
             // MB), small enough not to starve the rest of a parallel suite on two cores.
             let flooded = 200_000
             // Notifications for the characteristic's value handle; nobody ever subscribes.
-            let peer = FloodingPeer(floodOnConnect: flooded)
+            let peer = FloodingController(floodOnConnect: flooded)
             defer { peer.close() }
             let central = await Self.central(for: peer)
             let memory = ResidentMemoryWatch()
-            let peripheral = central.peripheral(address: FloodingPeer.address, type: .random)
+            let peripheral = central.peripheral(address: FloodingController.address, type: .random)
             // No discovery while connecting: each call below runs its own procedure, with
             // its responses queued behind the flood already in the socket.
             try await central.connect(peripheral, discoverDatabase: false, preferredMTU: 23)
@@ -70,10 +71,10 @@ extension Floods {
               .timeLimit(.minutes(2)))
         func subscribeUnderFlood() async throws {
             let flooded = 120_000
-            let peer = FloodingPeer()
+            let peer = FloodingController()
             defer { peer.close() }
             let central = await Self.central(for: peer)
-            let peripheral = central.peripheral(address: FloodingPeer.address, type: .random)
+            let peripheral = central.peripheral(address: FloodingController.address, type: .random)
             try await central.connect(peripheral, preferredMTU: 23)
             let service = try #require(try await peripheral.discoverServices([BluetoothUUID(0x180D)]).first)
             let characteristic = try #require(

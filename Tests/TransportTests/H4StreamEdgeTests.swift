@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ControllerTestSupport
 import Foundation
 import HCI
 import Testing
@@ -11,19 +12,9 @@ import Transport
 @Suite("H4 stream edge: partial reads and a stream cut mid-packet", .serialized)
 struct H4StreamEdgeTests {
     /// A listening UNIX socket at a fresh path, and the endpoint that reaches it.
-    static func unixListener() throws -> (listener: Int32, endpoint: H4Endpoint, path: String) {
-        let path = NSTemporaryDirectory() + "attune-h4-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0 && listen(fd, 1) == 0)
-        return (fd, .unix(path: path), path)
+    static func unixListener() -> (listener: UnixSocketListener, endpoint: H4Endpoint) {
+        let listener = UnixSocketListener(prefix: "attune-h4")
+        return (listener, .unix(path: listener.path))
     }
 
     /// A pty pair: the controller keeps the master, the host opens the slave as serial.
@@ -100,9 +91,9 @@ struct H4StreamEdgeTests {
 
     @Test("unix: stream")
     func unixStream() async throws {
-        let (listener, endpoint, path) = try Self.unixListener()
-        defer { Glibc.close(listener); unlink(path) }
-        try await Self.run(endpoint: endpoint) { accept(listener, nil, nil) }
+        let (listener, endpoint) = Self.unixListener()
+        defer { listener.close() }
+        try await Self.run(endpoint: endpoint) { listener.accept() }
     }
 
     @Test("serial: pty in raw mode")
@@ -113,13 +104,13 @@ struct H4StreamEdgeTests {
 
     @Test("a command timeout fires even while the controller floods other events")
     func timeoutUnderTraffic() async throws {
-        let (listener, endpoint, path) = try Self.unixListener()
-        defer { Glibc.close(listener); unlink(path) }
+        let (listener, endpoint) = Self.unixListener()
+        defer { listener.close() }
         let host = try UserlandHost(endpoint: endpoint, configuration: HostConfiguration(
             randomAddress: BluetoothAddress(0xC0, 0, 0, 0, 0, 1), commandTimeout: .milliseconds(1500)))
         let controllerBox = LockedBox<ScriptedController?>(nil)
         let script = Thread {
-            let controller = ScriptedController(descriptor: accept(listener, nil, nil))
+            let controller = ScriptedController(descriptor: listener.accept())
             controller.answerCommands(count: 9)
             controllerBox.value.withLock { $0 = controller }
             // Vendor events without a pause for 8 s; the next command is never answered.

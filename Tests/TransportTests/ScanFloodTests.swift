@@ -1,4 +1,5 @@
 import Attune
+import ControllerTestSupport
 import Foundation
 import HCI
 import Synchronization
@@ -6,7 +7,7 @@ import Testing
 import Transport
 
 extension Floods {
-    /// A street full of random addresses, played by a ``FloodingPeer`` through a real socket:
+    /// A street full of random addresses, played by a ``FloodingController`` through a real socket:
     /// 50,000 distinct advertisers, through the public API and through the userland host
     /// with the filter the CLI uses. Memory stays flat (the device table is bounded, and so
     /// are the reports waiting in the host), each device is delivered once, and every report
@@ -50,7 +51,7 @@ extension Floods {
         /// After the flood, one new non-connectable advertiser per check until one is seen:
         /// every report of the flood is then delivered or counted (drops travel with the next
         /// report that gets through, and these come after all of the flood).
-        static func awaitSentinel(_ peer: FloodingPeer, _ sightings: Sightings) async throws -> Int {
+        static func awaitSentinel(_ peer: FloodingController, _ sightings: Sightings) async throws -> Int {
             var sent = 0
             try await H4FloodTests.eventually("a report after the whole flood came through") {
                 if peer.advertisersReported >= devices + sent {
@@ -65,7 +66,7 @@ extension Floods {
         @Test("CentralManager.scan under 50,000 random addresses: each once, drops counted, RSS flat",
               .timeLimit(.minutes(2)))
         func centralScanUnderFlood() async throws {
-            let peer = FloodingPeer()
+            let peer = FloodingController()
             defer { peer.close() }
             let central = await H4FloodTests.central(for: peer)
             let memory = ResidentMemoryWatch()
@@ -89,7 +90,7 @@ extension Floods {
         @Test("the userland host and the CLI's filter under 50,000 advertisers with scan responses: table bounded, RSS flat",
               .timeLimit(.minutes(2)))
         func hostScanUnderFlood() async throws {
-            let peer = FloodingPeer()
+            let peer = FloodingController()
             defer { peer.close() }
             let host = try UserlandHost(endpoint: .unix(path: peer.path), configuration: HostConfiguration(
                 randomAddress: BluetoothAddress(0xC0, 0xA7, 0x7E, 0x00, 0x00, 0x01)))

@@ -54,6 +54,12 @@ public final class CentralManager: Sendable {
     /// The state with its cause, whose description names the fix.
     public var status: ManagerStatus { backend.status }
 
+    /// Controller input the userland host dropped and counted, by kind (Number Of
+    /// Completed Packets for handles with no connection, completions for commands not in
+    /// flight, malformed events...): hostile or broken controllers show here instead of
+    /// in memory. All zero on the kernel transport, where the kernel owns HCI.
+    public var controllerWarnings: HostWarningCounts { backend.hostWarnings }
+
     /// The current state, then every change.
     public var stateUpdates: AsyncStream<ManagerState> {
         let updates = backend.statusUpdates()

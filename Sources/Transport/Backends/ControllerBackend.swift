@@ -46,4 +46,12 @@ package protocol ControllerBackend: Sendable {
     /// the controller: a process that exits after it leaves the controller idle, not
     /// scanning on for a host that is gone.
     func settle() async
+    /// Controller input the host dropped and counted (Number Of Completed Packets for
+    /// unknown handles, stray completions, malformed events...), by kind, since the
+    /// backend was made; all zero where the kernel owns HCI.
+    var hostWarnings: HostWarningCounts { get }
+}
+
+extension ControllerBackend {
+    package var hostWarnings: HostWarningCounts { HostWarningCounts() }
 }

@@ -49,7 +49,7 @@ public final class KernelAdapterMonitor: Sendable {
 
     /// The Device event in a raw packet: 04 FD len, then the sub-event type (2 bytes),
     /// then `evt_si_device` { event, dev_id } (2 bytes each, little-endian).
-    static func decode(_ packet: [UInt8]) -> Event? {
+    package static func decode(_ packet: [UInt8]) -> Event? {
         guard packet.count >= 9, packet[0] == 0x04, packet[1] == stackInternalEvent, Int(packet[2]) == packet.count - 3
         else { return nil }
         let subevent = UInt16(packet[3]) | UInt16(packet[4]) << 8

@@ -1,14 +1,14 @@
-/// The ATT answers of a one-service peripheral, for the scripted controller of
-/// `api.notify.h4`: Heart Rate (0x180D) at 0x0010–0x0013 with one notifying Heart Rate
-/// Measurement (0x2A37, value handle 0x0012) and its CCCD (0x2902) at 0x0013. Enough for
-/// the central's MTU exchange, discovery and CCCD write; every other request gets an
-/// Error Response, so no procedure waits for an answer that never comes.
-enum HeartRateATTAnswers {
-    static let valueHandle: UInt16 = 0x0012
+/// The ATT answers of a one-service peripheral, for ``FloodingController``: Heart Rate
+/// (0x180D) at 0x0010–0x0013 with one notifying Heart Rate Measurement (0x2A37, value
+/// handle 0x0012) and its CCCD (0x2902) at 0x0013. Enough for the central's MTU
+/// exchange, discovery and CCCD write; every other request gets an Error Response, so
+/// no procedure waits for an answer that never comes.
+public enum HeartRateATTServer {
+    public static let valueHandle: UInt16 = 0x0012
 
     /// The response to one PDU from the central, or nil when it needs none (commands,
     /// confirmations, and anything that is not a request).
-    static func response(to pdu: [UInt8]) -> [UInt8]? {
+    public static func response(to pdu: [UInt8]) -> [UInt8]? {
         guard let opcode = pdu.first else { return nil }
         let start = pdu.count >= 3 ? UInt16(pdu[1]) | UInt16(pdu[2]) << 8 : 0
         let end = pdu.count >= 5 ? UInt16(pdu[3]) | UInt16(pdu[4]) << 8 : 0
@@ -37,7 +37,7 @@ enum HeartRateATTAnswers {
     }
 
     /// Error Response: request opcode, handle in error, error code.
-    static func error(_ opcode: UInt8, _ handle: UInt16, _ code: UInt8) -> [UInt8] {
+    public static func error(_ opcode: UInt8, _ handle: UInt16, _ code: UInt8) -> [UInt8] {
         [0x01, opcode, UInt8(handle & 0xFF), UInt8(handle >> 8), code]
     }
 }
