@@ -22,7 +22,9 @@ public final class UserlandHost: Sendable {
         var readyWaiter: CheckedContinuation<Result<ControllerInfo, HostError>, Never>?
         var started = false
         var stopped: HostError?
-        var nextDeadline: ContinuousClock.Instant?
+        var nextDeadline: MonotonicTime?
+        /// The host's output, reused for every call.
+        var out = HostOutput()
         /// Per-connection ATT channels, when ATT is routed to them.
         var channels: [UInt16: UserlandATTChannel] = [:]
         /// A channel whose inbox is full: the reader reads nothing more until it has room.
@@ -74,7 +76,8 @@ public final class UserlandHost: Sendable {
                 }
                 state.started = true
                 state.readyWaiter = continuation
-                execute(state.host.start(at: .now), &state)
+                state.host.start(at: Self.now(), into: &state.out)
+                execute(&state)
                 return true
             }
             if startReader {
@@ -109,7 +112,8 @@ public final class UserlandHost: Sendable {
                 let id = HostRequestID(state.nextID)
                 state.nextID += 1
                 state.waiters[id] = continuation
-                execute(state.host.perform(request, id: id, at: .now), &state)
+                state.host.perform(request, id: id, at: Self.now(), into: &state.out)
+                execute(&state)
             }
         }
         return try result.get()
@@ -132,7 +136,8 @@ public final class UserlandHost: Sendable {
             guard state.stopped == nil else { return }
             let id = HostRequestID(state.nextID)
             state.nextID += 1
-            execute(state.host.perform(request, id: id, at: .now), &state)
+            state.host.perform(request, id: id, at: Self.now(), into: &state.out)
+            execute(&state)
         }
     }
 
@@ -142,7 +147,8 @@ public final class UserlandHost: Sendable {
             guard state.stopped == nil else { return }
             let id = HostRequestID(state.nextID)
             state.nextID += 1
-            execute(state.host.perform(.sendL2CAP(handle: handle, channel: channel, payload: payload), id: id, at: .now), &state)
+            state.host.perform(.sendL2CAP(handle: handle, channel: channel, payload: payload), id: id, at: Self.now(), into: &state.out)
+            execute(&state)
         }
     }
 
@@ -152,7 +158,8 @@ public final class UserlandHost: Sendable {
             guard state.stopped == nil, state.host.connection(handle) != nil else { return }
             let id = HostRequestID(state.nextID)
             state.nextID += 1
-            execute(state.host.perform(.disconnect(handle: handle, reason: 0x13), id: id, at: .now), &state)
+            state.host.perform(.disconnect(handle: handle, reason: 0x13), id: id, at: Self.now(), into: &state.out)
+            execute(&state)
         }
     }
 
@@ -184,7 +191,8 @@ public final class UserlandHost: Sendable {
     public func close() {
         let wasRunning = state.withLock { state -> Bool in
             guard state.stopped == nil else { return false }
-            execute(state.host.transportClosed("closed by the application", at: .now), &state)
+            state.host.transportClosed("closed by the application", at: Self.now(), into: &state.out)
+            execute(&state)
             return true
         }
         // A running reader notices the stop within one poll interval, lets the writer
@@ -206,7 +214,7 @@ public final class UserlandHost: Sendable {
             // Wake at the next deadline, and at least every 50 ms for deadlines set by other threads.
             var timeout: Int32 = 50
             if let deadline {
-                let remaining = ContinuousClock.now.duration(to: deadline)
+                let remaining = deadline.duration(since: Self.now())
                 let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
                 timeout = Int32(max(0, min(50, milliseconds)))
             }
@@ -218,9 +226,10 @@ public final class UserlandHost: Sendable {
                     state.withLock { if $0.fullChannel === full { $0.fullChannel = nil } }
                 }
                 state.withLock { state in
-                    if let deadline = state.nextDeadline, deadline <= .now {
+                    if let deadline = state.nextDeadline, deadline <= Self.now() {
                         state.nextDeadline = nil
-                        execute(state.host.tick(at: .now), &state)
+                        state.host.tick(at: Self.now(), into: &state.out)
+                        execute(&state)
                     }
                 }
                 continue
@@ -235,9 +244,10 @@ public final class UserlandHost: Sendable {
             // Deadlines are checked on every pass, not only when the stream is quiet: a
             // controller that keeps talking (a busy scan) must not starve the timeouts.
             state.withLock { state in
-                if let deadline = state.nextDeadline, deadline <= .now {
+                if let deadline = state.nextDeadline, deadline <= Self.now() {
                     state.nextDeadline = nil
-                    execute(state.host.tick(at: .now), &state)
+                    state.host.tick(at: Self.now(), into: &state.out)
+                    execute(&state)
                 }
             }
             guard let bytes else { continue }
@@ -255,12 +265,14 @@ public final class UserlandHost: Sendable {
                     do throws(H4StreamDecoder.Failure) {
                         packet = try state.decoder.nextPacket()
                     } catch {
-                        execute(state.host.transportClosed(error.description, at: .now), &state)
+                        state.host.transportClosed(error.description, at: Self.now(), into: &state.out)
+                        execute(&state)
                         break
                     }
                     guard let packet else { break }
                     recorder?.record(packet, fromHost: false)
-                    execute(state.host.receive(packet, at: .now), &state)
+                    state.host.receive(packet, at: Self.now(), into: &state.out)
+                    execute(&state)
                 }
             }
         }
@@ -278,7 +290,8 @@ public final class UserlandHost: Sendable {
 
     private func transportFailed(_ reason: String) {
         state.withLock { state in
-            execute(state.host.transportClosed(reason, at: .now), &state)
+            state.host.transportClosed(reason, at: Self.now(), into: &state.out)
+            execute(&state)
         }
     }
 
@@ -290,15 +303,18 @@ public final class UserlandHost: Sendable {
         if first { eventSink.finish() }
     }
 
-    /// Carries out the host's actions. Runs under the state lock, so packets leave in the
-    /// order the host produced them whichever thread asked.
-    private func execute(_ actions: [HostAction], _ state: inout State) {
-        for action in actions {
-            switch action {
-            case .send(let packet):
-                recorder?.record(packet, fromHost: true)
-                outbox.enqueue(packet)
-            case .deliver(let event):
+    /// Carries out what the host produced into `state.out`, in the order ``HostOutput``
+    /// documents, and clears it. Runs under the state lock, so packets leave in the order
+    /// the host produced them whichever thread asked.
+    private func execute(_ state: inout State) {
+        while true {
+            for packet in state.out.packets {
+                let bytes = Array(state.out.bytes(of: packet))
+                recorder?.record(bytes, fromHost: true)
+                outbox.enqueue(bytes)
+            }
+            var overflowed = false
+            for event in state.out.events {
                 switch event {
                 case .ready(let info):
                     state.readyWaiter?.resume(returning: .success(info))
@@ -324,19 +340,18 @@ public final class UserlandHost: Sendable {
                 }
                 guard reportBudget.admitEvent() else {
                     // Once: the stop's own events are refused like this one.
-                    guard state.stopped == nil else { continue }
-                    let why = "the application stopped taking host events (\(HostEvents.eventLimit) wait)"
-                    execute(state.host.transportClosed(why, at: .now), &state)
-                    finishStream()
+                    if state.stopped == nil && state.out.closeError == nil { overflowed = true }
                     continue
                 }
                 if case .terminated = eventSink.yield(event) { reportBudget.takenEvent() }
-            case .complete(let id, let result):
-                state.waiters.removeValue(forKey: id)?.resume(returning: result)
-            case .schedule(let deadline):
-                state.nextDeadline = deadline
-            case .close(let error):
+            }
+            for completion in state.out.completions {
+                state.waiters.removeValue(forKey: completion.id)?.resume(returning: completion.result)
+            }
+            if let deadline = state.out.deadline { state.nextDeadline = deadline }
+            if let error = state.out.closeError {
                 state.stopped = error
+                state.nextDeadline = nil
                 state.readyWaiter?.resume(returning: .failure(error))
                 state.readyWaiter = nil
                 for (_, waiter) in state.waiters { waiter.resume(returning: .failure(error)) }
@@ -344,6 +359,11 @@ public final class UserlandHost: Sendable {
                 for handle in Array(state.channels.keys) { endChannel(handle, .ended(error), &state) }
                 outbox.close()
             }
+            state.out.removeAll()
+            guard overflowed else { break }
+            let why = "the application stopped taking host events (\(HostEvents.eventLimit) wait)"
+            state.host.transportClosed(why, at: Self.now(), into: &state.out)
+            finishStream()
         }
         // Wake senders whose connection has drained its queue (or is gone).
         for handle in Array(state.sendWaiters.keys)
@@ -351,6 +371,9 @@ public final class UserlandHost: Sendable {
             for waiter in state.sendWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
         }
     }
+
+    /// The loop's monotonic clock as the host's time.
+    static func now() -> MonotonicTime { MonotonicTime(nanoseconds: KernelEventLoop.now()) }
 
     private func endChannel(_ handle: UInt16, _ event: UserlandATTChannel.Event, _ state: inout State) {
         if let channel = state.channels.removeValue(forKey: handle) {
