@@ -48,8 +48,8 @@ extension Floods {
             let added = after.subtracting(before).count
             print("UserlandHostEventLoopTests: threads before \(before.count), after ten started hosts \(after.count), new \(added)")
             // The old edge ran a reader and a writer thread per host: 20 here. A little slack
-            // for the concurrency pool, never one per host.
-            #expect(added <= 3, "ten hosts added \(added) threads")
+            // for threads other suites may start meanwhile, never one per host.
+            #expect(added <= 5, "ten hosts added \(added) threads")
             #expect(loop.watchCount == 10)
             for (host, drain) in hosts {
                 #expect(host.stopReason == nil)

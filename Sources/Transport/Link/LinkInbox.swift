@@ -5,7 +5,8 @@ import Synchronization
 /// the only queue on the path from the wire to the engines.
 ///
 /// The reader ``push(_:)``es what it read and stops reading while ``hasRoom`` is false
-/// (``waitForRoom()`` from a task, ``waitForRoom(timeout:)`` from an I/O thread), so a
+/// (``waitForRoom()`` from a task, ``waitForRoom(timeout:)`` from an I/O thread,
+/// ``onRoom(_:)`` from an event loop), so a
 /// consumer that falls behind leaves the data where the transport's own flow control
 /// holds it: the kernel socket buffer, the controller, the sending peer. The owner
 /// ``take()``s everything queued in one batch, so one wake-up carries many PDUs.
