@@ -7,12 +7,13 @@
 import HCI
 
 /// A host past initialisation (27-byte × 4 ACL buffers) with connections 0x0001 and 0x0002.
-func readyHost(_ now: ContinuousClock.Instant) -> HCIHost {
+func readyHost(_ now: MonotonicTime) -> HCIHost {
     var host = HCIHost(configuration: HostConfiguration(randomAddress: BluetoothAddress(0xC0, 1, 2, 3, 4, 5)))
-    var pending = host.start(at: now)
+    var out = HostOutput()
+    host.start(at: now, into: &out)
     for _ in 0..<16 {
-        guard case .send(let packet)? = pending.first(where: { if case .send = $0 { true } else { false } }),
-              packet.count >= 3 else { break }
+        guard let first = out.packets.first, case let packet = Array(out.bytes(of: first)), packet.count >= 3 else { break }
+        out.removeAll()
         let opcode = UInt16(packet[1]) | UInt16(packet[2]) << 8
         let parameters: [UInt8]
         switch opcode {
@@ -22,18 +23,18 @@ func readyHost(_ now: ContinuousClock.Instant) -> HCIHost {
         case 0x1009: parameters = [0, 6, 5, 4, 3, 2, 1]
         default: parameters = [0]
         }
-        pending = host.receive([0x04, 0x0E, UInt8(3 + parameters.count), 1, UInt8(opcode & 0xFF), UInt8(opcode >> 8)]
-                               + parameters, at: now)
+        host.receive([0x04, 0x0E, UInt8(3 + parameters.count), 1, UInt8(opcode & 0xFF), UInt8(opcode >> 8)]
+                     + parameters, at: now, into: &out)
     }
     for handle: UInt8 in [1, 2] {
         let body: [UInt8] = [0x01, 0x00, handle, 0x00, 0x00, 0x01, 1, 2, 3, 4, 5, 0xF0, 0x18, 0, 0, 0, 0xF4, 1, 0]
-        _ = host.receive([0x04, 0x3E, UInt8(body.count)] + body, at: now)
+        host.receive([0x04, 0x3E, UInt8(body.count)] + body, at: now, into: &out)
     }
     return host
 }
 
 /// Built once: the host is a value, so every input starts from a copy of the same state.
-let start = ContinuousClock.now
+let start = MonotonicTime.seconds(1000)
 let template = readyHost(start)
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -41,6 +42,7 @@ public func fuzzHCI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let now = start
     var host = template
+    var out = HostOutput()
     var index = 0
     while index < bytes.count {
         let length = Int(bytes[index])
@@ -52,10 +54,11 @@ public func fuzzHCI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         _ = LESignalingChannel.handle(chunk[...], handle: 1, role: .central, configuration: host.configuration)
         _ = SecurityManagerRefusal.answer(to: chunk[...])
-        for action in host.receive(chunk, at: now) + host.tick(at: now + .seconds(1)) {
-            if case .send(let packet) = action, packet.first == 0x02, packet.count - 5 > 27 {
-                fatalError("ACL packet of \(packet.count - 5) bytes exceeds the 27-byte buffer")
-            }
+        out.removeAll()
+        host.receive(chunk, at: now, into: &out)
+        host.tick(at: now + .seconds(1), into: &out)
+        for packet in out.packets where out.buffer[packet.lowerBound] == 0x02 && packet.count - 5 > 27 {
+            fatalError("ACL packet of \(packet.count - 5) bytes exceeds the 27-byte buffer")
         }
     }
     return 0

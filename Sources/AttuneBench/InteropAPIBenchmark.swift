@@ -8,10 +8,11 @@ enum InteropAPIBenchmark {
     /// The same figures through the public API: `Peripheral.readValue` and
     /// `writeValue(_:for:type: .withoutResponse)` on our GATT client engine, over the
     /// userland host. The peer is found by address; discovery happens while connecting.
-    static func measure(endpoint: String, peer: BluetoothAddress, readHandle: UInt16, writeHandle: UInt16,
+    static func measure(endpoint: H4Endpoint, peer: BluetoothAddress, readHandle: UInt16, writeHandle: UInt16,
                         reads: Int, writes: Int, writeSize: Int, json: Bool) async throws {
-        let transport: BluetoothTransport = endpoint.hasPrefix("user:")
-            ? .userChannel(String(endpoint.dropFirst(5))) : .h4(try H4Endpoint(parsing: endpoint))
+        // The endpoint stays typed: the userland backend takes any H4 endpoint, the user
+        // channel included.
+        let transport = BluetoothTransport.h4(endpoint)
         let central = CentralManager(transport: transport)
         for await state in central.stateUpdates where state == .poweredOn || state == .unsupported { break }
         let peripheral = central.peripheral(address: peer, type: .random)

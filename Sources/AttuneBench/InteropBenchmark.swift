@@ -48,7 +48,7 @@ enum InteropBenchmark {
         do {
             if options.api {
                 try await InteropAPIBenchmark.measure(
-                    endpoint: options.endpoint.description, peer: options.peer, readHandle: options.readHandle,
+                    endpoint: options.endpoint, peer: options.peer, readHandle: options.readHandle,
                     writeHandle: options.writeHandle, reads: options.reads, writes: options.writes,
                     writeSize: options.writeSize, json: options.json)
             } else {

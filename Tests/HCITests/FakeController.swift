@@ -4,7 +4,9 @@ import HCI
 /// initialisation commands and builds the events and ACL packets tests need.
 struct FakeController {
     var host: HCIHost
-    var now = ContinuousClock.now
+    var now = MonotonicTime.seconds(1000)
+    /// Reused across calls, as an I/O edge would.
+    var out = HostOutput()
     /// Packets the host sent, in order.
     var sent: [[UInt8]] = []
     var delivered: [HostEvent] = []
@@ -20,23 +22,34 @@ struct FakeController {
         self.aclPackets = aclPackets
     }
 
-    mutating func take(_ actions: [HostAction]) {
-        for action in actions {
-            switch action {
-            case .send(let packet): sent.append(packet)
-            case .deliver(let event): delivered.append(event)
-            case .complete(let id, let result): completions[id] = result
-            case .schedule: break
-            case .close(let error): closed = error
-            }
-        }
+    /// Records one call's output, consumed in the documented order.
+    mutating func take(_ output: HostOutput) {
+        for packet in output.packets { sent.append(Array(output.bytes(of: packet))) }
+        delivered += output.events
+        for completion in output.completions { completions[completion.id] = completion.result }
+        if let error = output.closeError { closed = error }
     }
 
-    mutating func receive(_ packet: [UInt8]) { take(host.receive(packet, at: now)) }
-    mutating func perform(_ request: HostRequest, id: UInt64) { take(host.perform(request, id: HostRequestID(id), at: now)) }
+    /// Takes what the host wrote into ``out`` and clears it for the next call.
+    mutating func takeOut() {
+        take(out)
+        out.removeAll()
+    }
+
+    mutating func receive(_ packet: [UInt8]) {
+        host.receive(packet, at: now, into: &out)
+        takeOut()
+    }
+
+    mutating func perform(_ request: HostRequest, id: UInt64) {
+        host.perform(request, id: HostRequestID(id), at: now, into: &out)
+        takeOut()
+    }
+
     mutating func advance(_ duration: Duration) {
-        now += duration
-        take(host.tick(at: now))
+        now = now + duration
+        host.tick(at: now, into: &out)
+        takeOut()
     }
 
     /// The opcode of the last command the host sent.
@@ -55,7 +68,8 @@ struct FakeController {
 
     /// Answers whatever initialisation command the host sent last, until it is ready.
     mutating func initialize(leFeatures: UInt8 = 0x00) {
-        take(host.start(at: now))
+        host.start(at: now, into: &out)
+        takeOut()
         var guardCount = 0
         while !host.isReady, closed == nil, let opcode = lastOpcode, guardCount < 20 {
             guardCount += 1
@@ -110,5 +124,32 @@ struct FakeController {
 
     var warnings: [HostWarning] {
         delivered.compactMap { if case .warning(let warning) = $0 { return warning } else { return nil } }
+    }
+}
+
+extension HCIHost {
+    /// One call's output on its own, for tests that look at a single call.
+    mutating func receiving(_ packet: [UInt8], at now: MonotonicTime) -> HostOutput {
+        var out = HostOutput()
+        receive(packet, at: now, into: &out)
+        return out
+    }
+
+    mutating func ticking(at now: MonotonicTime) -> HostOutput {
+        var out = HostOutput()
+        tick(at: now, into: &out)
+        return out
+    }
+
+    mutating func starting(at now: MonotonicTime) -> HostOutput {
+        var out = HostOutput()
+        start(at: now, into: &out)
+        return out
+    }
+
+    mutating func closing(_ reason: String, at now: MonotonicTime) -> HostOutput {
+        var out = HostOutput()
+        transportClosed(reason, at: now, into: &out)
+        return out
     }
 }

@@ -80,7 +80,7 @@ struct HCIHostHostileInputTests {
     func transportClosed() {
         var controller = Self.connected([0x01])
         controller.perform(.disconnect(handle: 0x01, reason: 0x13), id: 4)
-        controller.take(controller.host.transportClosed("stream cut", at: controller.now))
+        controller.take(controller.host.closing("stream cut", at: controller.now))
         #expect(controller.completions[HostRequestID(4)] == .failure(.transportClosed("stream cut")))
         #expect(controller.delivered.contains(.connectionEnded(handle: 0x01, error: .transportClosed("stream cut"))))
         #expect(controller.closed == .transportClosed("stream cut"))
@@ -167,7 +167,7 @@ struct HCIHostHostileSetupTests {
     @Test("truncated return parameters during initialisation stop the host with the opcode and offset")
     func truncatedReturnParameters() {
         var controller = FakeController()
-        controller.take(controller.host.start(at: controller.now))
+        controller.take(controller.host.starting(at: controller.now))
         while let opcode = controller.lastOpcode, opcode != 0x2002, controller.closed == nil, controller.sent.count < 20 {
             let parameters: [UInt8] = switch opcode {
             case 0x1002: [0] + Array(repeating: 0, count: 64)

@@ -30,7 +30,7 @@ struct HCIHostTests {
 
         // LE Extended Advertising is LE feature bit 12: octet 1, bit 4.
         var fresh = FakeController()
-        fresh.take(fresh.host.start(at: fresh.now))
+        fresh.take(fresh.host.starting(at: fresh.now))
         while !fresh.host.isReady, let opcode = fresh.lastOpcode, fresh.sent.count < 20 {
             let parameters: [UInt8]
             switch opcode {

@@ -5,8 +5,8 @@ import Testing
 /// are counted one by one but delivered at a bounded rate (HostWarningLimiter).
 @Suite("HCI host: warning floods")
 struct HCIHostWarningFloodTests {
-    static func warnings(_ actions: [HostAction]) -> [HostWarning] {
-        actions.compactMap { if case .deliver(.warning(let w)) = $0 { w } else { nil } }
+    static func warnings(_ output: HostOutput) -> [HostWarning] {
+        output.events.compactMap { if case .warning(let w) = $0 { w } else { nil } }
     }
 
     @Test("250,000 Number Of Completed Packets for an unknown handle: few warnings, all counted, host still works")
@@ -21,12 +21,12 @@ struct HCIHostWarningFloodTests {
         var delivered: [HostWarning] = []
         // Sized to stay quick in a parallel debug run; the bound does not depend on it.
         for _ in 0..<250_000 {
-            now += .microseconds(40)   // ten seconds of flood in all
-            delivered += Self.warnings(host.receive(bogus, at: now))
+            now = now + .microseconds(40)   // ten seconds of flood in all
+            delivered += Self.warnings(host.receiving(bogus, at: now))
         }
-        now += HostWarningLimiter.window
-        delivered += Self.warnings(host.tick(at: now))
-        let windows = Int((now - start) / HostWarningLimiter.window) + 1
+        now = now + HostWarningLimiter.window
+        delivered += Self.warnings(host.ticking(at: now))
+        let windows = Int(now.duration(since: start) / HostWarningLimiter.window) + 1
         // One kind of warning: its burst and one summary per window.
         #expect(delivered.count <= windows * (HostWarningLimiter.burst + 1), "\(delivered.count) warnings in \(windows) windows")
         #expect(host.warningCounts[.completedPacketsMismatch] == 250_000)
@@ -48,12 +48,12 @@ struct HCIHostWarningFloodTests {
     @Test("stray Command Completes during initialisation: bounded warnings, then initialisation finishes")
     func strayCompletionsDuringInit() {
         var controller = FakeController()
-        let start = controller.host.start(at: controller.now)
+        let start = controller.host.starting(at: controller.now)
         controller.take(start)
         var delivered = 0
         let stray = FakeController.commandComplete(0x2005, [0])
         for _ in 0..<200_000 {
-            delivered += Self.warnings(controller.host.receive(stray, at: controller.now)).count
+            delivered += Self.warnings(controller.host.receiving(stray, at: controller.now)).count
         }
         // All at one instant: one window's burst, nothing more until it ends.
         #expect(delivered == HostWarningLimiter.burst)
@@ -69,12 +69,12 @@ struct HCIHostWarningFloodTests {
         var controller = FakeController()
         controller.initialize()
         var host = controller.host
-        var scheduled: ContinuousClock.Instant?
+        var scheduled: MonotonicTime?
         for _ in 0...HostWarningLimiter.burst {
-            for case .schedule(let at) in host.receive([0x03, 0x01, 0x00, 0x00], at: controller.now) { scheduled = at }
+            scheduled = host.receiving([0x03, 0x01, 0x00, 0x00], at: controller.now).deadline
         }
         #expect(scheduled == controller.now + HostWarningLimiter.window)
-        let summaries = Self.warnings(host.tick(at: controller.now + HostWarningLimiter.window))
+        let summaries = Self.warnings(host.ticking(at: controller.now + HostWarningLimiter.window))
         #expect(summaries == [.suppressed(.unexpectedPacketType, count: 1)])
     }
 
@@ -91,8 +91,8 @@ struct HCIHostWarningFloodTests {
             FakeController.acl(handle: 0x0E, channel: 4, payload: [0x0A]), // unknown handle
             FakeController.disconnectionComplete(handle: 0x0E, reason: 0x13),
         ]
-        for _ in 0..<10_000 { for packet in floods { delivered += Self.warnings(host.receive(packet, at: controller.now)).count } }
-        delivered += Self.warnings(host.tick(at: controller.now + HostWarningLimiter.window)).count
+        for _ in 0..<10_000 { for packet in floods { delivered += Self.warnings(host.receiving(packet, at: controller.now)).count } }
+        delivered += Self.warnings(host.ticking(at: controller.now + HostWarningLimiter.window)).count
         #expect(delivered == floods.count * (HostWarningLimiter.burst + 1))
         #expect(delivered <= HostWarningLimiter.maximumPerWindow)
         #expect(host.warningCounts.total == 50_000)

@@ -31,18 +31,16 @@ struct ACLFlowControl: Sendable {
     }
 
     /// Takes the packets the controller has room for now, one per connection in turn.
-    mutating func sendable() -> [[UInt8]] {
-        var out: [[UInt8]] = []
+    mutating func sendable(into out: inout HostOutput) {
         while inFlightTotal < totalPackets, !turn.isEmpty {
             let handle = turn.removeFirst()
             guard var queue = queues[handle], !queue.isEmpty else { continue }
-            out.append(queue.removeFirst())
+            out.send(queue.removeFirst())
             inFlight[handle, default: 0] += 1
             inFlightTotal += 1
             queues[handle] = queue
             if !queue.isEmpty { turn.append(handle) }
         }
-        return out
     }
 
     /// Applies one Number Of Completed Packets entry. Returns a warning when the entry

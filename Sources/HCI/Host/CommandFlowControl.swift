@@ -26,7 +26,7 @@ struct CommandFlowControl: Sendable {
 
     struct InFlight: Sendable {
         var command: Command
-        var deadline: ContinuousClock.Instant
+        var deadline: MonotonicTime
     }
 
     /// Before the first Command Complete the host may send one command (§4.4).
@@ -45,15 +45,13 @@ struct CommandFlowControl: Sendable {
     }
 
     /// Takes the commands that may be sent now, and starts their timeouts.
-    mutating func sendable(at now: ContinuousClock.Instant, timeout: Duration) -> [Command] {
-        var out: [Command] = []
+    mutating func sendable(at now: MonotonicTime, timeout: Duration, into out: inout HostOutput) {
         while credits > 0, !queue.isEmpty {
             let command = queue.removeFirst()
             credits -= 1
             inFlight.append(InFlight(command: command, deadline: now + timeout))
-            out.append(command)
+            out.send(command.frame)
         }
-        return out
     }
 
     /// Records a Command Complete or Command Status and returns the command it finishes.
@@ -68,11 +66,15 @@ struct CommandFlowControl: Sendable {
     }
 
     /// The first in-flight command past its deadline.
-    func expired(at now: ContinuousClock.Instant) -> Command? {
+    func expired(at now: MonotonicTime) -> Command? {
         inFlight.first(where: { $0.deadline <= now })?.command
     }
 
-    var earliestDeadline: ContinuousClock.Instant? { inFlight.map(\.deadline).min() }
+    var earliestDeadline: MonotonicTime? {
+        var earliest: MonotonicTime?
+        for command in inFlight where earliest.map({ command.deadline < $0 }) ?? true { earliest = command.deadline }
+        return earliest
+    }
 
     /// Drops the queued (not yet sent) commands of a request whose earlier command failed.
     mutating func dropQueued(of id: HostRequestID) {

@@ -13,11 +13,11 @@ extension HCIHost {
         }
         // Controllers may deliver PDUs longer than their own buffer size in one packet;
         // the reassembler accepts any length up to the configured frame limit.
-        let output = reassembler.receive(packet, key: 0)
-        if let dropped = output.dropped {
+        let reassembled = reassembler.receive(packet, key: 0)
+        if let dropped = reassembled.dropped {
             warn(.l2capDropped(handle: packet.handle, dropped.description))
         }
-        guard let bytes = output.frame else { return }
+        guard let bytes = reassembled.frame else { return }
         let frame: L2CAPBasicFrame
         do {
             frame = try L2CAPBasicFrame(decoding: bytes)
@@ -32,12 +32,12 @@ extension HCIHost {
         let handle = connection.handle
         switch frame.channel {
         case .attribute:
-            actions.append(.deliver(.attributeData(handle: handle, pdu: Array(frame.payload))))
+            output.events.append(.attributeData(handle: handle, pdu: Array(frame.payload)))
         case .leSignaling:
             let outcome = LESignalingChannel.handle(frame.payload, handle: handle, role: connection.role,
                                                     configuration: configuration)
             if let reply = outcome.reply { sendFrame(handle, .leSignaling, reply) }
-            if let event = outcome.event { actions.append(.deliver(event)) }
+            if let event = outcome.event { output.events.append(event) }
             if let parameters = outcome.acceptedParameters {
                 commands.enqueue(LEConnectionUpdate(connectionHandle: handle, parameters: parameters), .internal)
             }
@@ -46,7 +46,7 @@ extension HCIHost {
                 sendFrame(handle, .securityManager, reply)
                 if frame.payload.first == SecurityManagerRefusal.Code.pairingRequest
                     || frame.payload.first == SecurityManagerRefusal.Code.securityRequest {
-                    actions.append(.deliver(.pairingRefused(handle: handle)))
+                    output.events.append(.pairingRefused(handle: handle))
                 }
             }
         default:

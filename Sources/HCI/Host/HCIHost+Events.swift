@@ -1,5 +1,5 @@
 extension HCIHost {
-    mutating func receiveEvent(_ bytes: ArraySlice<UInt8>, at now: ContinuousClock.Instant) {
+    mutating func receiveEvent(_ bytes: ArraySlice<UInt8>, at now: MonotonicTime) {
         let event: HCIEvent
         do {
             event = try HCIEvent(decoding: bytes)
@@ -25,24 +25,24 @@ extension HCIHost {
             connectionComplete(event)
         case .leAdvertisingReport(let reports):
             for report in reports {
-                actions.append(.deliver(.advertisingReport(AdvertisingReport(legacy: report))))
+                output.events.append(.advertisingReport(AdvertisingReport(legacy: report)))
             }
         case .leExtendedAdvertisingReport(let reports):
             for report in reports {
                 if let whole = extendedReports.receive(report) {
-                    actions.append(.deliver(.advertisingReport(whole)))
+                    output.events.append(.advertisingReport(whole))
                 }
             }
         case .leDataLengthChange(let change):
-            actions.append(.deliver(.dataLengthChanged(change)))
+            output.events.append(.dataLengthChanged(change))
         case .lePHYUpdateComplete(let update):
-            actions.append(.deliver(.phyUpdated(update)))
+            output.events.append(.phyUpdated(update))
         case .encryptionChange(let change):
-            actions.append(.deliver(.encryptionChanged(change)))
+            output.events.append(.encryptionChanged(change))
         case .unknownLEMeta(let subevent, let parameters):
             if subevent == LEConnectionUpdateComplete.subevent {
                 do {
-                    actions.append(.deliver(.connectionParametersUpdated(try LEConnectionUpdateComplete(decoding: parameters))))
+                    output.events.append(.connectionParametersUpdated(try LEConnectionUpdateComplete(decoding: parameters)))
                 } catch {
                     warn(.malformedEvent(error))
                 }
@@ -70,7 +70,7 @@ extension HCIHost {
 
     mutating func finishCommand(_ opcode: HCIOpcode, _ credits: UInt8, status: HCIStatus,
                                 returnParameters: ArraySlice<UInt8>, isStatusEvent: Bool,
-                                at now: ContinuousClock.Instant) {
+                                at now: MonotonicTime) {
         guard let command = commands.finish(opcode: opcode, numberOfCommandPackets: credits) else {
             if opcode.rawValue != 0 { warn(.unexpectedCommandCompletion(opcode)) }
             return
@@ -144,7 +144,7 @@ extension HCIHost {
             supervisionTimeout: event.supervisionTimeout)
         connections[event.handle] = HostConnection(info: info)
         acl.open(event.handle)
-        actions.append(.deliver(.connected(info)))
+        output.events.append(.connected(info))
         if let pending { complete(pending.id, .success(.connected(info))) }
     }
 
@@ -163,7 +163,7 @@ extension HCIHost {
         connections[event.handle] = nil
         acl.close(event.handle)
         reassembler.reset(handle: event.handle, key: 0)
-        actions.append(.deliver(.disconnected(handle: event.handle, reason: event.reason)))
+        output.events.append(.disconnected(handle: event.handle, reason: event.reason))
         if let id = connection.pendingDisconnect {
             complete(id, .success(.disconnected(reason: event.reason)))
         }

@@ -86,6 +86,6 @@ extension HCIHost {
             usesExtendedCommands: configuration.commandSet == .automatic && discovered.leFeatures.contains(.extendedAdvertising))
         controller = info
         phase = .ready
-        actions.append(.deliver(.ready(info)))
+        output.events.append(.ready(info))
     }
 }

@@ -1,7 +1,7 @@
 extension HCIHost {
     var usesExtendedCommands: Bool { controller?.usesExtendedCommands ?? false }
 
-    mutating func start(_ request: HostRequest, id: HostRequestID, at now: ContinuousClock.Instant) {
+    mutating func start(_ request: HostRequest, id: HostRequestID, at now: MonotonicTime) {
         let own = configuration.ownAddressType
         switch request {
         case .startScanning(let scan):

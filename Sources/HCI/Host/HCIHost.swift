@@ -2,9 +2,11 @@
 /// scanning, advertising, connections, L2CAP fragmentation and reassembly, and the
 /// fixed channels (ATT 0x0004, LE signaling 0x0005, SMP 0x0006).
 ///
-/// Whole H4 packets and time go in; packets to send, events, completions and deadlines
-/// come out as ``HostAction``s. It opens no sockets, starts no threads and reads no clock,
-/// so tests, replays and fuzzers drive it directly.
+/// Whole H4 packets and time go in; packets to send, events, completions, the next
+/// deadline and the reason it stopped come out in a caller-owned ``HostOutput`` that each
+/// call appends to (clear it with ``HostOutput/removeAll()`` to reuse its storage). It
+/// opens no sockets, starts no threads and reads no clock, so tests, replays and fuzzers
+/// drive it directly.
 public struct HCIHost: Sendable {
     enum Phase: Sendable { case idle, initializing, ready, stopped }
 
@@ -21,8 +23,9 @@ public struct HCIHost: Sendable {
     var discovered = Discovered()
     var extendedReports = ExtendedReportAssembler()
     var warnings = HostWarningLimiter()
-    /// Actions produced by the call in progress.
-    var actions: [HostAction] = []
+    /// The caller's output while a call is in progress (swapped in and back out, so the
+    /// caller's storage is reused and nothing is copied); empty between calls.
+    var output = HostOutput(reservingCapacity: false)
 
     /// Facts gathered during initialisation.
     struct Discovered: Sendable {
@@ -57,41 +60,51 @@ public struct HCIHost: Sendable {
     public func connection(_ handle: UInt16) -> ConnectionInfo? { connections[handle]?.info }
 
     /// Starts the initialisation sequence with HCI_Reset.
-    public mutating func start(at now: ContinuousClock.Instant) -> [HostAction] {
-        guard phase == .idle else { return [] }
+    public mutating func start(at now: MonotonicTime, into out: inout HostOutput) {
+        guard phase == .idle else { return }
+        swap(&output, &out)
+        defer { swap(&output, &out) }
         phase = .initializing
         enqueueInitialization(.reset)
-        return flush(at: now)
+        flush(at: now)
     }
 
     /// Feeds one whole H4 packet from the controller, indicator byte first.
-    public mutating func receive(_ packet: [UInt8], at now: ContinuousClock.Instant) -> [HostAction] {
-        guard phase != .stopped, let indicator = packet.first else { return [] }
+    public mutating func receive(_ packet: [UInt8], at now: MonotonicTime, into out: inout HostOutput) {
+        guard phase != .stopped, let indicator = packet.first else { return }
+        swap(&output, &out)
+        defer { swap(&output, &out) }
         switch indicator {
         case 0x04: receiveEvent(packet[1...], at: now)
         case 0x02: receiveACL(packet[1...])
         default: warn(.unexpectedPacketType(indicator))
         }
-        return flush(at: now)
+        flush(at: now)
     }
 
     /// Carries out an application request.
-    public mutating func perform(_ request: HostRequest, id: HostRequestID, at now: ContinuousClock.Instant) -> [HostAction] {
+    public mutating func perform(_ request: HostRequest, id: HostRequestID, at now: MonotonicTime,
+                                 into out: inout HostOutput) {
+        swap(&output, &out)
+        defer { swap(&output, &out) }
         if phase != .ready {
-            actions.append(.complete(id, .failure(.notReady)))
+            complete(id, .failure(.notReady))
         } else {
             start(request, id: id, at: now)
         }
-        return flush(at: now)
+        flush(at: now)
     }
 
     /// Lets time pass: command timeouts, connection timeouts and the summaries of
     /// suppressed warnings fire here.
-    public mutating func tick(at now: ContinuousClock.Instant) -> [HostAction] {
-        guard phase != .stopped else { return [] }
+    public mutating func tick(at now: MonotonicTime, into out: inout HostOutput) {
+        guard phase != .stopped else { return }
+        swap(&output, &out)
+        defer { swap(&output, &out) }
         if let command = commands.expired(at: now) {
             stop(.commandTimeout(command.opcode))
-            return flush(at: now)
+            flush(at: now)
+            return
         }
         if var pending = pendingConnection, pending.cancellation == nil, pending.deadline <= now {
             pending.cancellation = .connectionTimedOut
@@ -102,25 +115,27 @@ public struct HCIHost: Sendable {
             pendingConnection = nil
             complete(pending.id, .failure(pending.cancellation ?? .connectionCancelled))
         }
-        return flush(at: now)
+        flush(at: now)
     }
 
     /// The stream to the controller ended or failed: every connection and request ends with `reason`.
-    public mutating func transportClosed(_ reason: String, at now: ContinuousClock.Instant) -> [HostAction] {
-        guard phase != .stopped else { return [] }
+    public mutating func transportClosed(_ reason: String, at now: MonotonicTime, into out: inout HostOutput) {
+        guard phase != .stopped else { return }
+        swap(&output, &out)
+        defer { swap(&output, &out) }
         stop(.transportClosed(reason))
-        return flush(at: now)
+        flush(at: now)
     }
 
     // MARK: - Shared machinery
 
     /// Counts a warning and delivers it unless its kind is over its budget for the window.
     mutating func warn(_ warning: HostWarning) {
-        if warnings.record(warning) { actions.append(.deliver(.warning(warning))) }
+        if warnings.record(warning) { output.events.append(.warning(warning)) }
     }
 
     mutating func complete(_ id: HostRequestID, _ result: Result<HostCompletion, HostError>) {
-        actions.append(.complete(id, result))
+        output.completions.append(HostOutput.Completion(id: id, result: result))
     }
 
     /// Ends the host: every request fails and every connection ends with `error`.
@@ -145,33 +160,35 @@ public struct HCIHost: Sendable {
             if let id = connections[handle]?.pendingDisconnect, failed.insert(id).inserted {
                 complete(id, .failure(error))
             }
-            actions.append(.deliver(.connectionEnded(handle: handle, error: error)))
+            output.events.append(.connectionEnded(handle: handle, error: error))
             acl.close(handle)
         }
         connections = [:]
-        for summary in warnings.drainSummaries() { actions.append(.deliver(.warning(summary))) }
-        actions.append(.close(error))
+        for summary in warnings.drainSummaries() { output.events.append(.warning(summary)) }
+        output.closeError = error
+        output.deadline = nil
     }
 
-    /// Sends what flow control allows, schedules the next deadline, and hands back the actions.
-    mutating func flush(at now: ContinuousClock.Instant) -> [HostAction] {
-        if phase != .stopped {
-            for command in commands.sendable(at: now, timeout: configuration.commandTimeout) {
-                actions.append(.send(command.frame))
-            }
-            for packet in acl.sendable() {
-                actions.append(.send(packet))
-            }
-            for summary in warnings.roll(at: now) { actions.append(.deliver(.warning(summary))) }
-            let deadlines = [commands.earliestDeadline,
-                             pendingConnection?.cancellation == nil ? pendingConnection?.deadline : nil,
-                             pendingConnection?.cancelGraceDeadline,
-                             warnings.deadline]
-            if let next = deadlines.compactMap({ $0 }).min() {
-                actions.append(.schedule(next))
-            }
+    /// Sends what flow control allows and records the next deadline (replacing any
+    /// earlier one in the output; none once stopped).
+    mutating func flush(at now: MonotonicTime) {
+        guard phase != .stopped else { return }
+        commands.sendable(at: now, timeout: configuration.commandTimeout, into: &output)
+        acl.sendable(into: &output)
+        for summary in warnings.roll(at: now) { output.events.append(.warning(summary)) }
+        var next = commands.earliestDeadline
+        if let pending = pendingConnection {
+            if pending.cancellation == nil { next = Self.earlier(next, pending.deadline) }
+            next = Self.earlier(next, pending.cancelGraceDeadline)
         }
-        defer { actions = [] }
-        return actions
+        output.deadline = Self.earlier(next, warnings.deadline)
+    }
+
+    /// The earlier of two optional instants; written out so the hot path builds no array.
+    @inline(__always)
+    static func earlier(_ a: MonotonicTime?, _ b: MonotonicTime?) -> MonotonicTime? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
     }
 }

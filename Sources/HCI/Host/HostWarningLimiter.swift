@@ -18,7 +18,7 @@ struct HostWarningLimiter: Sendable {
     private(set) var counts = HostWarningCounts()
     private var deliveredInWindow = HostWarningCounts()
     private var suppressed = HostWarningCounts()
-    private var windowEnd: ContinuousClock.Instant?
+    private var windowEnd: MonotonicTime?
 
     /// Counts a warning; true when it is to be delivered.
     mutating func record(_ warning: HostWarning) -> Bool {
@@ -33,7 +33,7 @@ struct HostWarningLimiter: Sendable {
     }
 
     /// Ends the window if it is over, returning the summaries of what it suppressed.
-    mutating func roll(at now: ContinuousClock.Instant) -> [HostWarning] {
+    mutating func roll(at now: MonotonicTime) -> [HostWarning] {
         if let windowEnd, now < windowEnd { return [] }
         windowEnd = now + Self.window
         deliveredInWindow = HostWarningCounts()
@@ -51,5 +51,5 @@ struct HostWarningLimiter: Sendable {
     }
 
     /// When the pending summaries are due; nil when nothing is suppressed.
-    var deadline: ContinuousClock.Instant? { suppressed.total > 0 ? windowEnd : nil }
+    var deadline: MonotonicTime? { suppressed.total > 0 ? windowEnd : nil }
 }

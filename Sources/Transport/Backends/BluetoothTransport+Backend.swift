@@ -11,7 +11,10 @@ extension BluetoothTransport {
             if let snoop { radio.setTap(MemorySnoop(file: snoop).record) }
             return MemoryController(radio: radio)
         case .kernel(let adapter): return KernelController(adapter: adapter, snoop: snoop)
-        case .h4, .userChannel: return UserlandController(endpoint: description, snoop: snoop)
+        case .h4(let endpoint): return UserlandController(endpoint: .success(endpoint), snoop: snoop)
+        case .userChannel(let adapter):
+            return UserlandController(endpoint: Result { () throws(H4Endpoint.ParseError) in try .userChannel(adapter: adapter) },
+                                      snoop: snoop)
         }
     }
 }

@@ -13,7 +13,15 @@ public enum H4Endpoint: Hashable, Sendable, CustomStringConvertible {
     public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         public var text: String
         public var reason: String
-        public var description: String { "cannot parse H4 endpoint '\(text)': \(reason)" }
+        /// The user channel of a kernel adapter named like `hci0`.
+    public static func userChannel(adapter name: String) throws(ParseError) -> H4Endpoint {
+        guard name.hasPrefix("hci"), name.count > 3, let index = UInt16(name.dropFirst(3)) else {
+            throw ParseError(text: name, reason: "expected an adapter name such as hci0")
+        }
+        return .userChannel(device: index)
+    }
+
+    public var description: String { "cannot parse H4 endpoint '\(text)': \(reason)" }
     }
 
     /// Parses `tcp:HOST:PORT`, `unix:PATH`, `serial:PATH[@BAUD]` or `user:hciN`.
@@ -53,6 +61,14 @@ public enum H4Endpoint: Hashable, Sendable, CustomStringConvertible {
         default:
             throw ParseError(text: text, reason: "unknown scheme '\(scheme)' (tcp, unix, serial, user)")
         }
+    }
+
+    /// The user channel of a kernel adapter named like `hci0`.
+    public static func userChannel(adapter name: String) throws(ParseError) -> H4Endpoint {
+        guard name.hasPrefix("hci"), name.count > 3, let index = UInt16(name.dropFirst(3)) else {
+            throw ParseError(text: name, reason: "expected an adapter name such as hci0")
+        }
+        return .userChannel(device: index)
     }
 
     public var description: String {

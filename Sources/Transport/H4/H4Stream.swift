@@ -5,7 +5,8 @@ import CBlueZ
 import Synchronization
 
 /// A byte stream to a controller, over a file descriptor: TCP, UNIX socket, serial line,
-/// or the HCI user channel. Reads return what arrived; writes loop until every byte is out.
+/// or the HCI user channel. Made non-blocking for an event loop: a read returns what has
+/// arrived, a write what the stream took.
 public final class H4Stream: Sendable {
     /// Why the stream failed, with the system's words for it.
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
@@ -39,55 +40,61 @@ public final class H4Stream: Sendable {
         }
     }
 
-    /// Waits up to `timeoutMilliseconds` for bytes. Returns nil on timeout and an empty
-    /// array when the peer closed the stream.
-    public func read(timeoutMilliseconds: Int32) throws(Failure) -> [UInt8]? {
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&poller, 1, timeoutMilliseconds)
-        if ready < 0 {
-            if errno == EINTR { return nil }
-            throw Failure(operation: "poll", errno: errno)
+    /// What a read that does not wait found.
+    public enum ReadOutcome: Sendable, Equatable {
+        /// This many bytes were stored at the start of the buffer.
+        case bytes(Int)
+        /// Nothing is there yet.
+        case wouldBlock
+        /// The peer closed the stream.
+        case endOfStream
+    }
+
+    /// Makes reads and writes return at once instead of waiting, for an event loop.
+    public func setNonBlocking() throws(Failure) {
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
+            throw Failure(operation: "fcntl O_NONBLOCK", errno: errno)
         }
-        if ready == 0 { return nil }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    /// One read of what has arrived, without waiting (after ``setNonBlocking()``).
+    public func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> ReadOutcome {
+        guard !isClosed.withLock({ $0 }) else { throw Failure(operation: "read", errno: EBADF) }
+        let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
         if count < 0 {
-            if errno == EINTR || errno == EAGAIN { return nil }
+            if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return .wouldBlock }
             throw Failure(operation: "read", errno: errno)
         }
+        if count == 0 { return .endOfStream }
         if case .tcp = endpoint {
             // Peers that leave Nagle on (Bumble's TCP server does) hold their next small
             // write until we ACK; Linux delays ACKs by up to 40 ms unless asked each time.
             var one: Int32 = 1
             _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
         }
-        return Array(buffer[0..<count])
+        return .bytes(count)
+    }
+
+    /// One write of as much of `bytes` as the stream takes now, without waiting (after
+    /// ``setNonBlocking()``). Returns how many bytes went; zero when the stream is full.
+    public func writeAvailable(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> Int {
+        guard !isClosed.withLock({ $0 }) else { throw Failure(operation: "write", errno: EBADF) }
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
+        let written = isSocket
+            ? Glibc.send(descriptor, base, bytes.count, Int32(MSG_NOSIGNAL))
+            : Glibc.write(descriptor, base, bytes.count)
+        if written < 0 {
+            if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
+            throw Failure(operation: "write", errno: errno)
+        }
+        return written
     }
 
     private var isSocket: Bool {
         switch endpoint {
         case .tcp, .unix, .userChannel: true
         case .serial: false
-        }
-    }
-
-    /// Writes every byte, looping over partial writes.
-    public func write(_ bytes: [UInt8]) throws(Failure) {
-        guard !isClosed.withLock({ $0 }) else { throw Failure(operation: "write", errno: EBADF) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                isSocket
-                    // MSG_NOSIGNAL: a peer that went away must be an error here, not a
-                    // SIGPIPE that kills the whole process.
-                    ? Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                    : Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw Failure(operation: "write", errno: errno)
-            }
-            offset += written
         }
     }
 

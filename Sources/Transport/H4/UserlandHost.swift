@@ -1,9 +1,20 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HCI
 import Synchronization
 
 /// Runs the sans-I/O ``HCIHost`` over an ``H4Stream``: the thin I/O edge of the userland
-/// host. One thread reads the stream and drives time; requests may come from any task.
+/// host. It owns no thread: its descriptor is served by a ``KernelEventLoop`` (the shared
+/// one unless another is given), in bounded turns, and its deadlines are timers on that
+/// loop. Requests may come from any task.
+///
+/// One turn hands the host at most ``packetsPerTurn`` packets, from at most one read of
+/// ``readLimit`` bytes (``packetReadLimit`` reads of a packet-oriented stream), then returns to the loop,
+/// so a controller that floods one host cannot hold up other hosts on the same loop, nor
+/// their timers. Writes never wait: what the stream does not take at once waits in order
+/// and goes out when the loop sees the stream writable. While a connection's ATT inbox
+/// is full the host stops asking to read, so the controller holds what comes next.
 ///
 /// When the stream closes, fails or stops being framable, every connection ends with
 /// ``HostEvent/connectionEnded(handle:error:)``, every request fails with the same
@@ -14,6 +25,21 @@ public final class UserlandHost: Sendable {
     public var events: HostEvents { HostEvents(base: eventStream, budget: reportBudget) }
     public let endpoint: H4Endpoint
 
+    /// The most bytes one turn reads from a byte stream.
+    public static let readLimit = 16 * 1024
+    /// The most packets one turn reads from a packet-oriented stream (the user channel).
+    public static let packetReadLimit = 32
+    /// The most packets one turn hands the host; the rest wait for the next turn, after
+    /// every other host on the loop had one.
+    public static let packetsPerTurn = 256
+    /// The most bytes that may wait to be written. Flow control keeps the host far below
+    /// this; a controller that stops reading its input reaches it, and the host stops
+    /// instead of growing.
+    public static let outboxLimit = 4 * 1024 * 1024
+    /// How long a stopped host keeps trying to write what it queued (a Disconnect, say)
+    /// before it closes the stream anyway.
+    static let drainTimeout = Duration.seconds(1)
+
     private struct State: ~Copyable {
         var host: HCIHost
         var decoder = H4StreamDecoder()
@@ -22,77 +48,121 @@ public final class UserlandHost: Sendable {
         var readyWaiter: CheckedContinuation<Result<ControllerInfo, HostError>, Never>?
         var started = false
         var stopped: HostError?
-        var nextDeadline: ContinuousClock.Instant?
+        /// Set once the descriptor is closed: nothing may touch it again.
+        var finalized = false
+        /// Set while the host is being released: stopping closes at once, without a drain.
+        var closingNow = false
+        /// The host's output, reused for every call.
+        var out = HostOutput()
+        /// Bytes waiting to be written, in order, from `writeHead` on.
+        var outbox: [UInt8] = []
+        var writeHead = 0
+        /// The registration on the loop; nil before start and after the end.
+        var watch: KernelEventLoop.Watch?
+        /// What the loop serves the descriptor for now.
+        var reading = false
+        var writing = false
+        /// The deadline a loop timer is armed for, and that timer.
+        var armedDeadline: MonotonicTime?
+        var timer: KernelEventLoop.Timer?
+        /// Whole packets were read but not yet handed to the host (the turn's budget ran
+        /// out, or an inbox filled): the next turn starts with them.
+        var backlog = false
+        /// A turn is queued on the loop (``queueTurn(_:)``).
+        var turnQueued = false
         /// Per-connection ATT channels, when ATT is routed to them.
         var channels: [UInt16: UserlandATTChannel] = [:]
-        /// A channel whose inbox is full: the reader reads nothing more until it has room.
+        /// A channel whose inbox is full: nothing more is read until it has room.
         var fullChannel: UserlandATTChannel?
         var sendWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
     }
 
     private let stream: H4Stream
+    private let loop: KernelEventLoop
     private let recorder: (any H4PacketRecorder)?
     private let eventStream: AsyncStream<HostEvent>
     private let eventSink: AsyncStream<HostEvent>.Continuation
     private let reportBudget = HostEvents.ReportBudget()
     private let state: Mutex<State>
-    private let readerDone = Mutex<Bool>(false)
-    private let outbox = H4Outbox()
-    /// Signalled when the writer thread has written (or dropped) everything and ended.
-    private let writerDone = DispatchSemaphore(value: 0)
+    /// One turn's read buffer; only touched under the state lock.
+    private nonisolated(unsafe) let readBuffer: UnsafeMutableRawBufferPointer
     /// True when ATT PDUs go to ``UserlandATTChannel``s instead of ``events``.
     public let routesATTToChannels: Bool
 
     /// Opens the endpoint. Nothing is sent until ``start()``.
-    /// - Parameter routesATTToChannels: deliver ATT PDUs through a ``UserlandATTChannel``
-    ///   per connection (for GATT engines) instead of as ``HostEvent/attributeData(handle:pdu:)``.
+    /// - Parameters:
+    ///   - routesATTToChannels: deliver ATT PDUs through a ``UserlandATTChannel`` per
+    ///     connection (for GATT engines) instead of as ``HostEvent/attributeData(handle:pdu:)``.
+    ///   - loop: the event loop that serves the stream; the process-wide one by default.
     public init(endpoint: H4Endpoint, configuration: HostConfiguration = HostConfiguration(),
-                recorder: (any H4PacketRecorder)? = nil, routesATTToChannels: Bool = false) throws(H4Stream.Failure) {
+                recorder: (any H4PacketRecorder)? = nil, routesATTToChannels: Bool = false,
+                loop: KernelEventLoop? = nil) throws(H4Stream.Failure) {
+        let chosen: KernelEventLoop
+        if let loop {
+            chosen = loop
+        } else {
+            do {
+                chosen = try KernelEventLoop.shared()
+            } catch {
+                throw H4Stream.Failure(operation: "start the event loop (\(error))", errno: (error as? KernelTransportError)?.errno ?? EIO)
+            }
+        }
         self.endpoint = endpoint
         self.routesATTToChannels = routesATTToChannels
         self.stream = try H4Stream.open(endpoint)
+        do {
+            try stream.setNonBlocking()
+        } catch {
+            stream.close()
+            throw error
+        }
+        self.loop = chosen
         self.recorder = recorder
         (eventStream, eventSink) = AsyncStream.makeStream(of: HostEvent.self, bufferingPolicy: .unbounded)
         state = Mutex(State(host: HCIHost(configuration: configuration)))
+        readBuffer = .allocate(byteCount: Self.readLimit, alignment: 16)
     }
 
     deinit {
-        close()
+        // Nobody holds the host: nothing can wait for a drain either, so close now.
+        state.withLock { state in
+            state.closingNow = true
+            if state.stopped == nil {
+                state.host.transportClosed("closed by the application", at: Self.now(), into: &state.out)
+                execute(&state)
+            }
+            finalize(&state)
+        }
+        readBuffer.deallocate()
     }
 
     /// Runs the initialisation sequence and returns what it learnt about the controller.
     public func start() async throws(HostError) -> ControllerInfo {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ControllerInfo, HostError>, Never>) in
-            let startReader = state.withLock { state -> Bool in
+            state.withLock { state in
                 if let error = state.stopped {
                     continuation.resume(returning: .failure(error))
-                    return false
+                    return
                 }
                 guard !state.started else {
                     continuation.resume(returning: .failure(.busy("start() was already called")))
-                    return false
+                    return
                 }
                 state.started = true
                 state.readyWaiter = continuation
-                execute(state.host.start(at: .now), &state)
-                return true
-            }
-            if startReader {
-                Thread.detachNewThread { [self] in readLoop() }
-                let (outbox, stream, writerDone) = (outbox, stream, writerDone)
-                Thread.detachNewThread {
-                    defer { writerDone.signal() }
-                    outbox.run { packet in
-                        do {
-                            try stream.write(packet)
-                            return true
-                        } catch {
-                            // The stream is gone; the reader sees it too and stops the host.
-                            stream.shutdownBoth()
-                            return false
-                        }
+                do {
+                    // The handler holds the host weakly: a host nobody holds closes itself.
+                    state.watch = try loop.watch(stream.descriptor, reading: true, writing: false) { [weak self] readiness in
+                        self?.serve(readiness)
                     }
+                    state.reading = true
+                } catch {
+                    state.host.transportClosed("cannot watch \(endpoint) on the event loop: \(error)", at: Self.now(), into: &state.out)
+                    execute(&state)
+                    return
                 }
+                state.host.start(at: Self.now(), into: &state.out)
+                execute(&state)
             }
         }
         return try result.get()
@@ -109,7 +179,8 @@ public final class UserlandHost: Sendable {
                 let id = HostRequestID(state.nextID)
                 state.nextID += 1
                 state.waiters[id] = continuation
-                execute(state.host.perform(request, id: id, at: .now), &state)
+                state.host.perform(request, id: id, at: Self.now(), into: &state.out)
+                execute(&state)
             }
         }
         return try result.get()
@@ -132,7 +203,8 @@ public final class UserlandHost: Sendable {
             guard state.stopped == nil else { return }
             let id = HostRequestID(state.nextID)
             state.nextID += 1
-            execute(state.host.perform(request, id: id, at: .now), &state)
+            state.host.perform(request, id: id, at: Self.now(), into: &state.out)
+            execute(&state)
         }
     }
 
@@ -142,7 +214,8 @@ public final class UserlandHost: Sendable {
             guard state.stopped == nil else { return }
             let id = HostRequestID(state.nextID)
             state.nextID += 1
-            execute(state.host.perform(.sendL2CAP(handle: handle, channel: channel, payload: payload), id: id, at: .now), &state)
+            state.host.perform(.sendL2CAP(handle: handle, channel: channel, payload: payload), id: id, at: Self.now(), into: &state.out)
+            execute(&state)
         }
     }
 
@@ -152,7 +225,8 @@ public final class UserlandHost: Sendable {
             guard state.stopped == nil, state.host.connection(handle) != nil else { return }
             let id = HostRequestID(state.nextID)
             state.nextID += 1
-            execute(state.host.perform(.disconnect(handle: handle, reason: 0x13), id: id, at: .now), &state)
+            state.host.perform(.disconnect(handle: handle, reason: 0x13), id: id, at: Self.now(), into: &state.out)
+            execute(&state)
         }
     }
 
@@ -177,128 +251,246 @@ public final class UserlandHost: Sendable {
     /// The live connections.
     public var connectionHandles: [UInt16] { state.withLock { $0.host.connectionHandles } }
 
+    /// Every warning the host raised so far, by kind (delivered or only counted).
+    public var warningCounts: HostWarningCounts { state.withLock { $0.host.warningCounts } }
+
     /// Why the host stopped, or nil while it runs.
     public var stopReason: HostError? { state.withLock { $0.stopped } }
 
     /// Stops the host and closes the stream. Safe to call more than once.
     public func close() {
-        let wasRunning = state.withLock { state -> Bool in
-            guard state.stopped == nil else { return false }
-            execute(state.host.transportClosed("closed by the application", at: .now), &state)
-            return true
-        }
-        // A running reader notices the stop within one poll interval, lets the writer
-        // finish what was queued (a Disconnect, say), then closes the stream.
-        if wasRunning && !state.withLock({ $0.started }) {
-            // No reader thread exists to release the descriptor and finish the events.
-            stream.close()
-            recorder?.finish()
-            finishStream()
+        state.withLock { state in
+            guard state.stopped == nil else { return }
+            state.host.transportClosed("closed by the application", at: Self.now(), into: &state.out)
+            execute(&state)
         }
     }
 
-    // MARK: - The I/O thread
+    // MARK: - On the loop
 
-    private func readLoop() {
-        while true {
-            let (stopped, deadline) = state.withLock { ($0.stopped != nil, $0.nextDeadline) }
-            if stopped { break }
-            // Wake at the next deadline, and at least every 50 ms for deadlines set by other threads.
-            var timeout: Int32 = 50
-            if let deadline {
-                let remaining = ContinuousClock.now.duration(to: deadline)
-                let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
-                timeout = Int32(max(0, min(50, milliseconds)))
-            }
-            // Back-pressure: while a link's owner has not taken what it was given, read
-            // nothing more; the controller's buffers (and its flow control towards the
-            // peer) hold the rest. Deadlines still fire while waiting.
-            if let full = state.withLock({ $0.fullChannel }) {
-                if full.inbox.waitForRoom(timeout: .now() + .milliseconds(Int(timeout))) {
-                    state.withLock { if $0.fullChannel === full { $0.fullChannel = nil } }
-                }
-                state.withLock { state in
-                    if let deadline = state.nextDeadline, deadline <= .now {
-                        state.nextDeadline = nil
-                        execute(state.host.tick(at: .now), &state)
-                    }
-                }
-                continue
-            }
-            let bytes: [UInt8]?
+    /// One turn for the descriptor: write what waits, then a bounded amount of input.
+    private func serve(_ readiness: KernelEventLoop.Readiness) {
+        state.withLock { state in
+            guard !state.finalized else { return }
+            if readiness.writable || (readiness.hungUp && state.writing) { flushOutbox(&state) }
+            if state.reading && (readiness.readable || readiness.hungUp || state.backlog) { readTurn(&state) }
+            if state.stopped != nil && state.writeHead == state.outbox.count { finalize(&state) }
+        }
+    }
+
+    /// Feeds the host at most ``packetsPerTurn`` packets: first those already read and
+    /// not yet handed over, then, if the budget allows, from one read (a packet-oriented
+    /// stream: up to ``packetReadLimit`` reads). Under the state lock.
+    private func readTurn(_ state: inout State) {
+        var budget = Self.packetsPerTurn
+        state.backlog = false
+        drainDecoder(&budget, &state)
+        let reads = stream.isPacketOriented ? Self.packetReadLimit : 1
+        var read = 0
+        while read < reads, budget > 0, state.stopped == nil, state.fullChannel == nil, !state.backlog {
+            read += 1
+            let outcome: H4Stream.ReadOutcome
             do {
-                bytes = try stream.read(timeoutMilliseconds: timeout)
+                outcome = try stream.readAvailable(into: readBuffer)
             } catch {
-                transportFailed("read from \(endpoint) failed: \(error)")
-                break
+                state.host.transportClosed("read from \(endpoint) failed: \(error)", at: Self.now(), into: &state.out)
+                execute(&state)
+                return
             }
-            // Deadlines are checked on every pass, not only when the stream is quiet: a
-            // controller that keeps talking (a busy scan) must not starve the timeouts.
-            state.withLock { state in
-                if let deadline = state.nextDeadline, deadline <= .now {
-                    state.nextDeadline = nil
-                    execute(state.host.tick(at: .now), &state)
-                }
-            }
-            guard let bytes else { continue }
-            if bytes.isEmpty {
-                let pending = state.withLock { $0.decoder.pendingByteCount }
-                transportFailed(pending == 0
+            switch outcome {
+            case .wouldBlock:
+                read = reads
+            case .endOfStream:
+                let pending = state.decoder.pendingByteCount
+                let why = pending == 0
                     ? "\(endpoint) closed the stream"
-                    : "\(endpoint) closed the stream in the middle of a packet (\(pending) bytes of it received)")
-                break
+                    : "\(endpoint) closed the stream in the middle of a packet (\(pending) bytes of it received)"
+                state.host.transportClosed(why, at: Self.now(), into: &state.out)
+                execute(&state)
+                return
+            case .bytes(let count):
+                state.decoder.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+                drainDecoder(&budget, &state)
             }
-            state.withLock { state in
-                state.decoder.append(bytes)
-                while state.stopped == nil {
-                    let packet: [UInt8]?
-                    do throws(H4StreamDecoder.Failure) {
-                        packet = try state.decoder.nextPacket()
-                    } catch {
-                        execute(state.host.transportClosed(error.description, at: .now), &state)
-                        break
-                    }
-                    guard let packet else { break }
-                    recorder?.record(packet, fromHost: false)
-                    execute(state.host.receive(packet, at: .now), &state)
+        }
+        guard state.stopped == nil else { return }
+        if let full = state.fullChannel {
+            // Back-pressure: read nothing more until the link's owner takes what it was
+            // given; the controller's buffers (and its flow control towards the peer)
+            // hold the rest. Deadlines still fire: they are timers, not reads.
+            if full.inbox.onRoom({ [weak self] in self?.resumeReading(after: full) }) {
+                setInterest(reading: false, &state)
+                return
+            }
+            state.fullChannel = nil  // the owner took its batch meanwhile
+        }
+        // Whole packets are left over: their turn comes after every other descriptor's
+        // (the socket may have nothing more to say, so readiness would not bring it back).
+        if state.backlog { queueTurn(&state) }
+    }
+
+    /// Hands the host whole packets already read, while the budget lasts; sets
+    /// `backlog` when it stopped with packets left.
+    private func drainDecoder(_ budget: inout Int, _ state: inout State) {
+        let now = Self.now()
+        while state.stopped == nil, state.fullChannel == nil {
+            let packet: [UInt8]?
+            do throws(H4StreamDecoder.Failure) {
+                packet = try state.decoder.nextPacket()
+            } catch {
+                state.host.transportClosed(error.description, at: now, into: &state.out)
+                execute(&state)
+                return
+            }
+            guard let packet else { return }
+            recorder?.record(packet, fromHost: false)
+            state.host.receive(packet, at: now, into: &state.out)
+            execute(&state)
+            budget -= 1
+            if budget == 0 {
+                state.backlog = true
+                return
+            }
+        }
+        // Paused by a full inbox, maybe with packets left: they wait for the room.
+        if state.fullChannel != nil { state.backlog = true }
+    }
+
+    /// Asks the loop for one more turn at the back of its queue.
+    private func queueTurn(_ state: inout State) {
+        guard !state.turnQueued else { return }
+        state.turnQueued = true
+        loop.execute { [weak self] in
+            guard let self else { return }
+            self.state.withLock { $0.turnQueued = false }
+            self.serve(KernelEventLoop.Readiness(readable: false, writable: false, hungUp: false))
+        }
+    }
+
+    private func resumeReading(after channel: UserlandATTChannel) {
+        state.withLock { state in
+            guard state.fullChannel === channel else { return }
+            state.fullChannel = nil
+            guard state.stopped == nil else { return }
+            setInterest(reading: true, &state)
+            if state.backlog { queueTurn(&state) }
+        }
+    }
+
+    private func timerFired() {
+        state.withLock { state in
+            state.timer = nil
+            state.armedDeadline = nil
+            guard state.stopped == nil else { return }
+            state.host.tick(at: Self.now(), into: &state.out)
+            execute(&state)
+        }
+    }
+
+    /// Arms a loop timer for `deadline` unless one fires no later. A timer that fires
+    /// early for a deadline that moved (a command answered) costs one empty tick.
+    private func arm(_ deadline: MonotonicTime, _ state: inout State) {
+        if let armed = state.armedDeadline, armed <= deadline { return }
+        if let timer = state.timer { loop.cancel(timer) }
+        state.armedDeadline = deadline
+        state.timer = loop.schedule(after: deadline.duration(since: Self.now())) { [weak self] in self?.timerFired() }
+    }
+
+    private func setInterest(reading: Bool? = nil, writing: Bool? = nil, _ state: inout State) {
+        let newReading = reading ?? state.reading
+        let newWriting = writing ?? state.writing
+        guard newReading != state.reading || newWriting != state.writing else { return }
+        state.reading = newReading
+        state.writing = newWriting
+        if let watch = state.watch { loop.setInterest(watch, reading: newReading, writing: newWriting) }
+    }
+
+    /// Writes what waits, as far as the stream takes it now; asks the loop for
+    /// writability while anything is left.
+    private func flushOutbox(_ state: inout State) {
+        guard !state.finalized, state.watch != nil else { return }
+        while state.writeHead < state.outbox.count {
+            let written: Int
+            do {
+                let head = state.writeHead
+                written = try state.outbox.withUnsafeBytes { raw throws(H4Stream.Failure) in
+                    try stream.writeAvailable(UnsafeRawBufferPointer(rebasing: raw[head...]))
                 }
+            } catch {
+                state.outbox.removeAll()
+                state.writeHead = 0
+                if state.stopped == nil {
+                    state.host.transportClosed("write to \(endpoint) failed: \(error)", at: Self.now(), into: &state.out)
+                    execute(&state)
+                }
+                setInterest(writing: false, &state)
+                return
             }
+            if written == 0 { break }
+            state.writeHead += written
         }
-        // The writer drains what the host queued before it stopped; a peer that stopped
-        // reading gets a second, then the stream is shut so the write fails.
-        outbox.close()
-        if writerDone.wait(timeout: .now() + 1) == .timedOut {
-            stream.shutdownBoth()
-            writerDone.wait()
+        if state.writeHead == state.outbox.count {
+            state.outbox.removeAll(keepingCapacity: state.outbox.capacity <= 64 * 1024)
+            state.writeHead = 0
+            setInterest(writing: false, &state)
+        } else {
+            if state.writeHead >= 64 * 1024 {
+                state.outbox.removeFirst(state.writeHead)
+                state.writeHead = 0
+            }
+            setInterest(writing: true, &state)
         }
+    }
+
+    /// Ends the descriptor's life: off the loop, closed, the recorder flushed and the
+    /// events finished. Once; called with the state lock held.
+    private func finalize(_ state: inout State) {
+        guard !state.finalized else { return }
+        state.finalized = true
+        if let watch = state.watch { loop.unwatch(watch) }
+        state.watch = nil
+        if let timer = state.timer { loop.cancel(timer) }
+        state.timer = nil
+        state.outbox = []
+        state.writeHead = 0
         stream.close()
         recorder?.finish()
-        finishStream()
+        eventSink.finish()
     }
 
-    private func transportFailed(_ reason: String) {
-        state.withLock { state in
-            execute(state.host.transportClosed(reason, at: .now), &state)
+    /// After the host stopped: nothing more is read; what it queued last (a Disconnect,
+    /// say) is written if the stream takes it within ``drainTimeout``, then the stream closes.
+    private func beginShutdown(_ state: inout State) {
+        setInterest(reading: false, &state)
+        flushOutbox(&state)
+        guard state.watch != nil, state.writeHead < state.outbox.count, !state.closingNow else {
+            finalize(&state)
+            return
+        }
+        if let timer = state.timer { loop.cancel(timer) }
+        state.armedDeadline = nil
+        state.timer = loop.schedule(after: Self.drainTimeout) { [weak self] in
+            guard let self else { return }
+            self.state.withLock { state in self.finalize(&state) }
         }
     }
 
-    private func finishStream() {
-        let first = readerDone.withLock { done -> Bool in
-            defer { done = true }
-            return !done
-        }
-        if first { eventSink.finish() }
-    }
-
-    /// Carries out the host's actions. Runs under the state lock, so packets leave in the
-    /// order the host produced them whichever thread asked.
-    private func execute(_ actions: [HostAction], _ state: inout State) {
-        for action in actions {
-            switch action {
-            case .send(let packet):
-                recorder?.record(packet, fromHost: true)
-                outbox.enqueue(packet)
-            case .deliver(let event):
+    /// Carries out what the host produced into `state.out`, in the order ``HostOutput``
+    /// documents, and clears it. Runs under the state lock, so packets leave in the order
+    /// the host produced them whichever thread asked.
+    private func execute(_ state: inout State) {
+        while true {
+            if !state.out.packets.isEmpty && !state.finalized {
+                if let recorder {
+                    for packet in state.out.packets { recorder.record(Array(state.out.bytes(of: packet)), fromHost: true) }
+                }
+                // Packets are back to back in the output's buffer, so they go out in one piece.
+                if let first = state.out.packets.first, let last = state.out.packets.last {
+                    state.outbox.append(contentsOf: state.out.buffer[first.lowerBound..<last.upperBound])
+                }
+            }
+            var overflowed = false
+            for event in state.out.events {
                 switch event {
                 case .ready(let info):
                     state.readyWaiter?.resume(returning: .success(info))
@@ -324,26 +516,39 @@ public final class UserlandHost: Sendable {
                 }
                 guard reportBudget.admitEvent() else {
                     // Once: the stop's own events are refused like this one.
-                    guard state.stopped == nil else { continue }
-                    let why = "the application stopped taking host events (\(HostEvents.eventLimit) wait)"
-                    execute(state.host.transportClosed(why, at: .now), &state)
-                    finishStream()
+                    if state.stopped == nil && state.out.closeError == nil { overflowed = true }
                     continue
                 }
                 if case .terminated = eventSink.yield(event) { reportBudget.takenEvent() }
-            case .complete(let id, let result):
-                state.waiters.removeValue(forKey: id)?.resume(returning: result)
-            case .schedule(let deadline):
-                state.nextDeadline = deadline
-            case .close(let error):
+            }
+            for completion in state.out.completions {
+                state.waiters.removeValue(forKey: completion.id)?.resume(returning: completion.result)
+            }
+            if let deadline = state.out.deadline, state.out.closeError == nil { arm(deadline, &state) }
+            if let error = state.out.closeError {
                 state.stopped = error
                 state.readyWaiter?.resume(returning: .failure(error))
                 state.readyWaiter = nil
                 for (_, waiter) in state.waiters { waiter.resume(returning: .failure(error)) }
                 state.waiters = [:]
                 for handle in Array(state.channels.keys) { endChannel(handle, .ended(error), &state) }
-                outbox.close()
             }
+            let stopping = state.out.closeError != nil
+            state.out.removeAll()
+            if stopping {
+                beginShutdown(&state)
+            } else if state.writeHead < state.outbox.count {
+                if state.outbox.count - state.writeHead > Self.outboxLimit {
+                    let why = "\(endpoint) stopped taking input (\(state.outbox.count - state.writeHead) bytes wait to be written)"
+                    state.host.transportClosed(why, at: Self.now(), into: &state.out)
+                    continue
+                }
+                flushOutbox(&state)
+            }
+            guard overflowed else { break }
+            let why = "the application stopped taking host events (\(HostEvents.eventLimit) wait)"
+            state.host.transportClosed(why, at: Self.now(), into: &state.out)
+            eventSink.finish()
         }
         // Wake senders whose connection has drained its queue (or is gone).
         for handle in Array(state.sendWaiters.keys)
@@ -351,6 +556,9 @@ public final class UserlandHost: Sendable {
             for waiter in state.sendWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
         }
     }
+
+    /// The loop's monotonic clock as the host's time.
+    static func now() -> MonotonicTime { MonotonicTime(nanoseconds: KernelEventLoop.now()) }
 
     private func endChannel(_ handle: UInt16, _ event: UserlandATTChannel.Event, _ state: inout State) {
         if let channel = state.channels.removeValue(forKey: handle) {

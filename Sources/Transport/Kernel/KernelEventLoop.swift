@@ -19,7 +19,30 @@ public final class KernelEventLoop: Sendable {
         let id: UInt64
     }
 
+    /// A descriptor served by a handler on the loop thread; see ``watch(_:reading:writing:handler:)``.
+    public struct Watch: Hashable, Sendable {
+        let id: UInt64
+    }
+
+    /// What a watched descriptor is ready for, as its handler is told.
+    public struct Readiness: Sendable {
+        public var readable: Bool
+        public var writable: Bool
+        /// An error or hang-up: a read will say which (end of stream or an errno).
+        public var hungUp: Bool
+    }
+
     enum Direction: Sendable { case read, write }
+
+    private struct WatchEntry {
+        var fd: Int32
+        var reading: Bool
+        var writing: Bool
+        /// Whether the descriptor is in the epoll set: a watch with no interest is taken
+        /// out, so a hung-up descriptor that nobody reads cannot report itself for ever.
+        var added: Bool
+        var handler: @Sendable (Readiness) -> Void
+    }
 
     private struct Waiter {
         var id: UInt64
@@ -47,6 +70,7 @@ public final class KernelEventLoop: Sendable {
     private struct State {
         var nextID: UInt64 = 16
         var interests: [UInt64: Interest] = [:]
+        var watches: [UInt64: WatchEntry] = [:]
         var timers = EventLoopTimerQueue<TimerAction>()
         var armedDeadline: UInt64?
         var submitted: [@Sendable () -> Void] = []
@@ -258,6 +282,77 @@ public final class KernelEventLoop: Sendable {
         return current.continuation
     }
 
+    // MARK: - Watched descriptors
+
+    /// Serves a non-blocking descriptor with `handler`, called on the loop thread while
+    /// the descriptor is ready for what is asked (level-triggered).
+    ///
+    /// Each call is one turn: the handler should do a bounded amount of work (one read of
+    /// a bounded size, say) and return, even if more is ready; the loop calls it again on
+    /// its next pass, after every other ready descriptor has had its turn and every due
+    /// timer has fired. So one busy descriptor cannot hold up the others or the timers.
+    public func watch(_ fd: Int32, reading: Bool, writing: Bool,
+                      handler: @escaping @Sendable (Readiness) -> Void) throws -> Watch {
+        let id = state.withLock { state -> UInt64 in
+            let id = state.makeID()
+            state.watches[id] = WatchEntry(fd: fd, reading: reading, writing: writing, added: false, handler: handler)
+            return id
+        }
+        do {
+            try state.withLock { state throws(KernelTransportError) in try applyInterest(id, &state) }
+        } catch {
+            _ = state.withLock { $0.watches.removeValue(forKey: id) }
+            throw error
+        }
+        return Watch(id: id)
+    }
+
+    /// Changes what a watched descriptor is served for; from any thread.
+    public func setInterest(_ watch: Watch, reading: Bool, writing: Bool) {
+        state.withLock { state in
+            guard var entry = state.watches[watch.id], entry.reading != reading || entry.writing != writing else { return }
+            entry.reading = reading
+            entry.writing = writing
+            state.watches[watch.id] = entry
+            try? applyInterest(watch.id, &state)
+        }
+    }
+
+    /// Stops serving a descriptor, before it is closed. Its handler is not called again
+    /// once this returns, except by a pass already under way on the loop thread; a
+    /// handler must therefore tolerate one late call.
+    public func unwatch(_ watch: Watch) {
+        state.withLock { state in
+            guard let entry = state.watches.removeValue(forKey: watch.id), entry.added else { return }
+            var event = epoll_event()
+            epoll_ctl(epollFD, EPOLL_CTL_DEL, entry.fd, &event)
+        }
+    }
+
+    /// The number of watched descriptors, for tests and diagnostics.
+    public var watchCount: Int { state.withLock { $0.watches.count } }
+
+    /// Brings the epoll set in line with a watch's interest. Called with the lock held.
+    private func applyInterest(_ id: UInt64, _ state: inout State) throws(KernelTransportError) {
+        guard var entry = state.watches[id] else { return }
+        var event = epoll_event()
+        event.events = (entry.reading ? EPOLLIN.rawValue | EPOLLRDHUP.rawValue : 0) | (entry.writing ? EPOLLOUT.rawValue : 0)
+        event.data.u64 = id
+        let wanted = entry.reading || entry.writing
+        let operation: Int32
+        switch (entry.added, wanted) {
+        case (false, false): return
+        case (false, true): operation = EPOLL_CTL_ADD
+        case (true, true): operation = EPOLL_CTL_MOD
+        case (true, false): operation = EPOLL_CTL_DEL
+        }
+        guard epoll_ctl(epollFD, operation, entry.fd, &event) == 0 else {
+            throw KernelTransportError.current("epoll_ctl")
+        }
+        entry.added = wanted
+        state.watches[id] = entry
+    }
+
     // MARK: - Timers and tasks
 
     /// Suspends for `duration` on the loop's timer; cancellable.
@@ -332,6 +427,7 @@ public final class KernelEventLoop: Sendable {
     // MARK: - The loop thread
 
     private enum Work {
+        case ready(@Sendable (Readiness) -> Void, Readiness)
         case resume(CheckedContinuation<Void, any Error>)
         case fail(CheckedContinuation<Void, any Error>, any Error)
         case run(@Sendable () -> Void)
@@ -376,6 +472,15 @@ public final class KernelEventLoop: Sendable {
                         }
                         rearmTimer(&state)
                     case let id:
+                        if let watched = state.watches[id] {
+                            let flags = event.events
+                            let hungUp = flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
+                            work.append(.ready(watched.handler, Readiness(
+                                readable: watched.reading && flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0,
+                                writable: watched.writing && flags & EPOLLOUT.rawValue != 0,
+                                hungUp: hungUp)))
+                            continue
+                        }
                         guard var interest = state.interests[id] else { continue }
                         let flags = event.events
                         if flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 { interest.hungUp = true }
@@ -405,6 +510,7 @@ public final class KernelEventLoop: Sendable {
             }
             for item in work {
                 switch item {
+                case .ready(let handler, let readiness): handler(readiness)
                 case .resume(let continuation): continuation.resume()
                 case .fail(let continuation, let error): continuation.resume(throwing: error)
                 case .run(let body): body()
@@ -420,6 +526,7 @@ public final class KernelEventLoop: Sendable {
         let (interests, timers, submitted) = state.withLock { state in
             let interests = state.interests
             state.interests.removeAll()
+            state.watches.removeAll()
             let timers = state.timers.popExpired(now: UInt64.max)
             let submitted = state.submitted
             state.submitted.removeAll()

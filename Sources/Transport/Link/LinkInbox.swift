@@ -5,7 +5,8 @@ import Synchronization
 /// the only queue on the path from the wire to the engines.
 ///
 /// The reader ``push(_:)``es what it read and stops reading while ``hasRoom`` is false
-/// (``waitForRoom()`` from a task, ``waitForRoom(timeout:)`` from an I/O thread), so a
+/// (``waitForRoom()`` from a task, ``waitForRoom(timeout:)`` from an I/O thread,
+/// ``onRoom(_:)`` from an event loop), so a
 /// consumer that falls behind leaves the data where the transport's own flow control
 /// holds it: the kernel socket buffer, the controller, the sending peer. The owner
 /// ``take()``s everything queued in one batch, so one wake-up carries many PDUs.
@@ -26,6 +27,8 @@ public final class LinkInbox<Element: Sendable>: Sendable {
         @usableFromInline var taker: UnsafeContinuation<[Element], Never>?
         @usableFromInline var roomWaiters: [UnsafeContinuation<Void, Never>] = []
         @usableFromInline var threadWaiter: DispatchSemaphore?
+        /// Run once when room appears, for a reader on an event loop.
+        @usableFromInline var roomCallback: (@Sendable () -> Void)?
         @usableFromInline init() {}
     }
 
@@ -59,8 +62,8 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     /// Queues the last element (the link's end) and closes the inbox: later pushes are
     /// discarded, and ``take()`` returns an empty batch once this one was taken.
     public func finish(_ last: Element) {
-        let (taker, waiters, thread) = state.withLock { s -> (UnsafeContinuation<[Element], Never>?, [UnsafeContinuation<Void, Never>], DispatchSemaphore?) in
-            guard !s.finished else { return (nil, [], nil) }
+        let (taker, waiters, thread, callback) = state.withLock { s -> (UnsafeContinuation<[Element], Never>?, [UnsafeContinuation<Void, Never>], DispatchSemaphore?, (@Sendable () -> Void)?) in
+            guard !s.finished else { return (nil, [], nil, nil) }
             s.finished = true
             s.queue.append(last)
             var taker: UnsafeContinuation<[Element], Never>?
@@ -68,12 +71,13 @@ public final class LinkInbox<Element: Sendable>: Sendable {
                 s.taker = nil
                 taker = t
             }
-            defer { s.roomWaiters = []; s.threadWaiter = nil }
-            return (taker, s.roomWaiters, s.threadWaiter)
+            defer { s.roomWaiters = []; s.threadWaiter = nil; s.roomCallback = nil }
+            return (taker, s.roomWaiters, s.threadWaiter, s.roomCallback)
         }
         if let taker { taker.resume(returning: takeAll()) }
         for w in waiters { w.resume() }
         thread?.signal()
+        callback?()
     }
 
     private func takeAll() -> [Element] {
@@ -88,20 +92,21 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     @inlinable
     nonisolated(nonsending) public func take() async -> [Element] {
         await withUnsafeContinuation { (taker: UnsafeContinuation<[Element], Never>) in
-            let (batch, waiters, thread) = state.withLock { s -> ([Element]?, [UnsafeContinuation<Void, Never>], DispatchSemaphore?) in
+            let (batch, waiters, thread, callback) = state.withLock { s -> ([Element]?, [UnsafeContinuation<Void, Never>], DispatchSemaphore?, (@Sendable () -> Void)?) in
                 if s.queue.isEmpty && !s.finished {
                     s.taker = taker
                     // An empty queue is room: release a reader that waited for it.
-                    defer { s.roomWaiters = []; s.threadWaiter = nil }
-                    return (nil, s.roomWaiters, s.threadWaiter)
+                    defer { s.roomWaiters = []; s.threadWaiter = nil; s.roomCallback = nil }
+                    return (nil, s.roomWaiters, s.threadWaiter, s.roomCallback)
                 }
                 let batch = s.queue
                 s.queue = []
-                defer { s.roomWaiters = []; s.threadWaiter = nil }
-                return (batch, s.roomWaiters, s.threadWaiter)
+                defer { s.roomWaiters = []; s.threadWaiter = nil; s.roomCallback = nil }
+                return (batch, s.roomWaiters, s.threadWaiter, s.roomCallback)
             }
             for w in waiters { w.resume() }
             thread?.signal()
+            callback?()
             if let batch { taker.resume(returning: batch) }
         }
     }
@@ -122,6 +127,20 @@ public final class LinkInbox<Element: Sendable>: Sendable {
                 return false
             }
             if ready { waiter.resume() }
+        }
+    }
+
+    /// Keeps `body` to run once, when there is room again or the inbox finishes; returns
+    /// false, keeping nothing, when there is room already. Replaces a callback kept
+    /// earlier and not yet run. For readers on an event loop, which must not block: `body`
+    /// typically re-arms reading. It runs on the thread that made the room, outside the
+    /// inbox's lock; the caller's own locks may be held when this returns false, never
+    /// when `body` runs.
+    public func onRoom(_ body: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { s -> Bool in
+            if s.finished || s.queue.count < capacity { return false }
+            s.roomCallback = body
+            return true
         }
     }
 

@@ -26,9 +26,10 @@ final class UserlandController: ControllerBackend {
     private let state: Mutex<State>
 
     /// - Parameters:
-    ///   - endpoint: `tcp:HOST:PORT`, `unix:PATH`, `serial:PATH` or `user:hciN`.
+    ///   - endpoint: the controller's stream, as typed by the caller (never rendered and
+    ///     parsed again), or why the caller's adapter name does not name one.
     ///   - snoop: records every H4 packet in both directions, through the host's recorder.
-    init(endpoint text: String, snoop: SnoopFile? = nil) {
+    init(endpoint: Result<H4Endpoint, H4Endpoint.ParseError>, snoop: SnoopFile? = nil) {
         // A static random address (two top bits set), new per controller: emulated
         // controllers route on it, and it needs no public address from the controller.
         var bytes = (0..<6).map { _ in UInt8.random(in: 0...255) }
@@ -37,7 +38,7 @@ final class UserlandController: ControllerBackend {
         var opened: UserlandHost?
         var failure: String?
         do {
-            opened = try UserlandHost(endpoint: try .init(parsing: text),
+            opened = try UserlandHost(endpoint: try endpoint.get(),
                                       configuration: HostConfiguration(randomAddress: address),
                                       recorder: snoop.map(BTSnoopRecorder.init(file:)), routesATTToChannels: true)
         } catch {

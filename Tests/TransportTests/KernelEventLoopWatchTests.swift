@@ -1,0 +1,76 @@
+import Glibc
+import Synchronization
+import Testing
+@testable import Transport
+
+/// Watched descriptors (the userland host's way onto the loop): level-triggered turns
+/// that take turns, and a watch with no interest that stays quiet even when hung up.
+@Suite struct KernelEventLoopWatchTests {
+    @Test("two always-readable descriptors take turns: neither gets two turns to the other's one")
+    func readyDescriptorsTakeTurns() async throws {
+        let loop = try KernelEventLoop()
+        defer { loop.shutdown() }
+        let (a0, a1) = try KernelEventLoopTests.socketPair()
+        let (b0, b1) = try KernelEventLoopTests.socketPair()
+        defer { for fd in [a0, a1, b0, b1] { close(fd) } }
+        // One byte each, never read: both stay readable, so each turn could be the last.
+        var byte: UInt8 = 1
+        _ = send(a1, &byte, 1, 0)
+        _ = send(b1, &byte, 1, 0)
+        let counts = Mutex((a: 0, b: 0, worstGap: 0, done: false))
+        let watches = Mutex<[KernelEventLoop.Watch]>([])
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let turn: @Sendable (Bool) -> Void = { isA in
+                let finished = counts.withLock { c -> Bool in
+                    guard !c.done else { return false }
+                    if isA { c.a += 1 } else { c.b += 1 }
+                    c.worstGap = max(c.worstGap, abs(c.a - c.b))
+                    c.done = c.a + c.b >= 200
+                    return c.done
+                }
+                if finished {
+                    for watch in watches.withLock({ $0 }) { loop.unwatch(watch) }
+                    continuation.resume()
+                }
+            }
+            do {
+                let wa = try loop.watch(a0, reading: true, writing: false) { _ in turn(true) }
+                let wb = try loop.watch(b0, reading: true, writing: false) { _ in turn(false) }
+                watches.withLock { $0 = [wa, wb] }
+            } catch {
+                Issue.record("watch failed: \(error)")
+                continuation.resume()
+            }
+        }
+        let result = counts.withLock { $0 }
+        #expect(result.a + result.b >= 200)
+        #expect(result.worstGap <= 1, "turns were \(result.a) to \(result.b), worst gap \(result.worstGap)")
+    }
+
+    @Test("a watch with no interest is out of the epoll set: a hung-up descriptor does not call it")
+    func noInterestStaysQuiet() async throws {
+        let loop = try KernelEventLoop()
+        defer { loop.shutdown() }
+        let (a0, a1) = try KernelEventLoopTests.socketPair()
+        defer { close(a0) }
+        let calls = Mutex(0)
+        let watch = try loop.watch(a0, reading: false, writing: false) { _ in calls.withLock { $0 += 1 } }
+        close(a1)  // a0 is now hung up for good
+        // A timer fires on the loop's own pass: by then a hung-up descriptor in the set
+        // would have been reported.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.schedule(after: .milliseconds(20)) { continuation.resume() }
+        }
+        #expect(calls.withLock { $0 } == 0)
+        // Asking to read brings it back, with the hang-up.
+        let hungUp = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let once = Mutex(false)
+            loop.unwatch(watch)
+            _ = try? loop.watch(a0, reading: true, writing: false) { readiness in
+                guard once.withLock({ let first = !$0; $0 = true; return first }) else { return }
+                continuation.resume(returning: readiness.hungUp || readiness.readable)
+            }
+        }
+        #expect(hungUp)
+    }
+}

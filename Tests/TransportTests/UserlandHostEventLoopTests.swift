@@ -1,0 +1,150 @@
+import Foundation
+import HCI
+import Synchronization
+import Testing
+import Transport
+
+extension Floods {
+    /// The userland host on the shared event loop: no threads of its own, bounded turns so
+    /// one flooded host cannot starve another, and deadlines that are timers, not polls.
+    /// Among the floods, so the fairness bound is not measured beside another flood.
+    @Suite("Userland host on the event loop", .serialized)
+    struct UserlandHostEventLoopTests {
+        static func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+
+        /// Starts a host on `endpoint` and keeps its events drained in the background.
+        static func startedHost(_ endpoint: H4Endpoint, loop: KernelEventLoop, commandTimeout: Duration = .seconds(5),
+                                events: LockedBox<[HostEvent]>? = nil) async throws -> (UserlandHost, Task<Void, Never>) {
+            let host = try UserlandHost(endpoint: endpoint, configuration: HostConfiguration(
+                randomAddress: BluetoothAddress(0xC0, 0, 0, 0, 0, 1), commandTimeout: commandTimeout), loop: loop)
+            let stream = host.events
+            let drain = Task {
+                for await event in stream {
+                    if case .warning = event { continue }
+                    events?.value.withLock { $0.append(event) }
+                }
+            }
+            _ = try await host.start()
+            return (host, drain)
+        }
+
+        @Test("ten userland hosts add no threads beyond the event loop's")
+        func tenHostsNoThreads() async throws {
+            let farm = ControllerFarm()
+            farm.start()
+            defer { farm.stop() }
+            let loop = try KernelEventLoop()
+            defer { loop.shutdown() }
+            var endpoints: [H4Endpoint] = []
+            for _ in 0..<10 { endpoints.append(try farm.add().1) }
+            // Settle the test's own threads (the farm, the loop, the concurrency pool) first.
+            try await Task.sleep(for: .milliseconds(50))
+            let before = processThreadIDs()
+            var hosts: [(UserlandHost, Task<Void, Never>)] = []
+            for endpoint in endpoints { hosts.append(try await Self.startedHost(endpoint, loop: loop)) }
+            let after = processThreadIDs()
+            let added = after.subtracting(before).count
+            print("UserlandHostEventLoopTests: threads before \(before.count), after ten started hosts \(after.count), new \(added)")
+            // The old edge ran a reader and a writer thread per host: 20 here. A little slack
+            // for threads other suites may start meanwhile, never one per host.
+            #expect(added <= 5, "ten hosts added \(added) threads")
+            #expect(loop.watchCount == 10)
+            for (host, drain) in hosts {
+                #expect(host.stopReason == nil)
+                host.close()
+                await drain.value
+            }
+            #expect(loop.watchCount == 0)
+        }
+
+        @Test("a host flooded by its controller does not delay another host's ATT exchange or command timeout")
+        func floodedHostIsFair() async throws {
+            let farm = ControllerFarm()
+            farm.start()
+            defer { farm.stop() }
+            let loop = try KernelEventLoop()
+            defer { loop.shutdown() }
+            let (flooded, floodedEndpoint) = try farm.add()
+            let (_, quietEndpoint) = try farm.add(ignoring: 0xFC00)
+            let (floodedHost, floodedDrain) = try await Self.startedHost(floodedEndpoint, loop: loop)
+            let quietEvents = LockedBox<[HostEvent]>([])
+            let timeout = Duration.milliseconds(1500)
+            let (quietHost, quietDrain) = try await Self.startedHost(quietEndpoint, loop: loop, commandTimeout: timeout,
+                                                                     events: quietEvents)
+            farm.connect(1)
+            while quietHost.connectionHandles != [1] { await Task.yield() }
+
+            farm.setFlooding(flooded, true)
+            // Driven by what happened, not by time: the flood is under way once the flooded
+            // host has taken a megabyte and counted its packets.
+            while farm.floodBytes(flooded) < 1 << 20 || floodedHost.warningCounts.total < 50_000 { await Task.yield() }
+
+            // ATT exchanges on the quiet host, each a Read Request answered by its controller.
+            var worst = Duration.zero
+            for round in 0..<20 {
+                let start = ContinuousClock.now
+                try await quietHost.sendATT([0x0A, 0x03, 0x00], on: 1)
+                while quietEvents.value.withLock({ $0.filter { $0 == .attributeData(handle: 1, pdu: [0x0B, 0x42]) }.count }) <= round {
+                    await Task.yield()
+                }
+                worst = max(worst, ContinuousClock.now - start)
+            }
+
+            // A command its controller never answers: the timeout must fire on time.
+            let sent = ContinuousClock.now
+            var failure: HostError?
+            do {
+                _ = try await quietHost.perform(.rawCommand(opcode: HCIOpcode(rawValue: 0xFC00), parameters: []))
+            } catch {
+                failure = error
+            }
+            let late = ContinuousClock.now - sent - timeout
+            let floodMB = Double(farm.floodBytes(flooded)) / 1_048_576
+            print("UserlandHostEventLoopTests: under a flood of \(floodMB) MB, worst ATT round trip \(Self.seconds(worst) * 1000) ms, command timeout \(Self.seconds(late) * 1000) ms late")
+            #expect(failure == .commandTimeout(HCIOpcode(rawValue: 0xFC00)))
+            #expect(worst < .milliseconds(200), "worst ATT round trip \(worst) under the flood")
+            #expect(late < .milliseconds(200), "the 1.5 s command timeout fired \(late) late under the flood")
+            #expect(floodedHost.stopReason == nil, "the flooded host still runs")
+            farm.setFlooding(flooded, false)
+            floodedHost.close()
+            quietHost.close()
+            await floodedDrain.value
+            await quietDrain.value
+        }
+
+        @Test("a deadline set while the loop is idle fires on time, and nothing wakes before it")
+        func idleDeadlineWithoutPolling() async throws {
+            let farm = ControllerFarm()
+            farm.start()
+            defer { farm.stop() }
+            let (_, endpoint) = try farm.add(ignoring: 0xFC00)
+            try await Task.sleep(for: .milliseconds(20))
+            let beforeLoop = processThreadIDs()
+            let loop = try KernelEventLoop()
+            defer { loop.shutdown() }
+            let timeout = Duration.milliseconds(1000)
+            let (host, drain) = try await Self.startedHost(endpoint, loop: loop, commandTimeout: timeout)
+            // The loop's thread and any thread the host started: what serves this host.
+            let serving = processThreadIDs().subtracting(beforeLoop)
+            let switchesBefore = serving.reduce(0) { $0 + voluntarySwitches($1) }
+            let sent = ContinuousClock.now
+            var failure: HostError?
+            do {
+                _ = try await host.perform(.rawCommand(opcode: HCIOpcode(rawValue: 0xFC00), parameters: []))
+            } catch {
+                failure = error
+            }
+            let elapsed = ContinuousClock.now - sent
+            let wakeups = serving.reduce(0) { $0 + voluntarySwitches($1) } - switchesBefore
+            print("UserlandHostEventLoopTests: idle 1 s deadline fired after \(Self.seconds(elapsed) * 1000) ms; serving threads \(serving.count) woke \(wakeups) times")
+            #expect(failure == .commandTimeout(HCIOpcode(rawValue: 0xFC00)))
+            #expect(elapsed >= timeout && elapsed < timeout + .milliseconds(100), "fired after \(elapsed)")
+            // A 50 ms poll would wake about 20 times in that second.
+            #expect(wakeups <= 6, "the threads serving an idle host woke \(wakeups) times in one second")
+            host.close()
+            await drain.value
+        }
+    }
+}
