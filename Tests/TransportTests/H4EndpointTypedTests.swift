@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import ControllerTestSupport
 import HCI
 import Testing
 @testable import Transport
