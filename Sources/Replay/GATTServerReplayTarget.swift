@@ -18,6 +18,13 @@ public struct GATTServerReplayTarget: ATTReplayTarget {
         server = GATTServer(database: database, configuration: configuration)
     }
 
+    /// Sets the receive MTU our server announces from the next conversation on: the
+    /// captured server's of that conversation, so that Exchange MTU compares behaviour
+    /// rather than configuration.
+    public mutating func setReceiveMTU(_ mtu: UInt16) {
+        server.setReceiveMTU(mtu)
+    }
+
     /// Each conversation is a new connection to the same server.
     public mutating func begin(_ conversation: ATTConversation) {
         var out = GATTServerOutput()

@@ -47,7 +47,7 @@ public enum ServerReplay {
             // Only responses are compared; our server's own notifications or indications
             // are not answers to this input.
             let ours = outputs.first { $0.first.map { ATTOpcode($0).kind == .response } ?? false }
-            let captured = responseTo[i].map { Array(conversation.pdus[$0].bytes) }
+            let captured = responseTo[i].map { conversation.pdus[$0] }
             if opcode.kind != .request {
                 // Commands get no response; any response is a divergence.
                 if let ours {
@@ -57,7 +57,9 @@ public enum ServerReplay {
                 }
                 continue
             }
-            if ours == captured {
+            if let captured, let ours, captured.bytes.elementsEqual(ours) {
+                report.matched += 1
+            } else if captured == nil, ours == nil {
                 report.matched += 1
             } else {
                 report.divergences.append(ReplayDivergence(index: i, input: pdu, expected: captured, actual: ours))
