@@ -20,6 +20,7 @@ benchmarks += GATTServerBenchmarks.all
 benchmarks += GATTClientBenchmarks.all
 benchmarks += AnchorBenchmarks.all
 benchmarks += CaptureBenchmarks.all
+benchmarks += ReplayBenchmarks.all
 
 var results: [BenchmarkResult] = []
 for benchmark in benchmarks where filter.map({ benchmark.name.contains($0) }) ?? true {

@@ -11,14 +11,19 @@ enum ReplayCommand: CLICommand {
     static let usage = """
         usage: attune replay FILE --as server|client [--conn HANDLE] [--database DB.json [--database-name NAME]] [--all]
 
-        Splits the capture into ATT conversations (one per connection; a btmon capture of
-        both ends holds each twice, and the mirrored copy is skipped) and re-runs one side:
+        Streams the capture as ATT conversations (one per connection; a btmon capture of
+        both ends holds each twice, and the mirrored copy is skipped) and re-runs one side,
+        printing each conversation as it ends, so memory holds the connections still open
+        and a FIFO of an endless capture replays as it comes:
 
           --as server   feed the captured client's requests to our GATT server and compare
                         its responses with the captured server's, byte for byte. Our
                         server serves --database, or else a database rebuilt from the
-                        captured responses; its receive MTU is the captured server's.
-                        Conversations run in order on one server, so writes carry over.
+                        captured responses (a file is read twice for that: once to
+                        rebuild, once to replay; a FIFO meets the database rebuilt from
+                        what came so far); its receive MTU is the one the captured server
+                        announced in that conversation. Conversations run in order on
+                        one server, so writes carry over.
           --as client   infer the GATT procedures the captured client ran, have our GATT
                         client run them, compare every PDU it sends with the captured
                         client's and answer it with the captured server's response

@@ -30,22 +30,37 @@ struct ConversationSignature: Hashable, Sendable {
     }
 }
 
-/// The signatures of the conversations replayed lately. A mirror is open at the same
-/// time as its original, so a window of recent conversations finds it; an endless capture
-/// does not make the set grow.
+/// The conversations replayed lately, by signature. A mirror is the same PDUs on another
+/// controller while the original was open, so a window of recent conversations finds it,
+/// and the same session repeated later or on the same controller (a sensor read every
+/// minute) is not taken for one. An endless capture does not make the set grow.
 struct RecentSignatures: Sendable {
+    struct Seen: Sendable {
+        var controller: UInt16
+        var start: Int64
+        var end: Int64
+    }
+
     static let window = 4096
-    var members: Set<ConversationSignature> = []
+    var members: [ConversationSignature: Seen] = [:]
     var ring: [ConversationSignature] = []
     var next = 0
 
-    /// False when the signature is among the recent ones (a mirror); otherwise remembers it.
-    mutating func insert(_ signature: ConversationSignature) -> Bool {
-        guard members.insert(signature).inserted else { return false }
+    /// False when the conversation mirrors a recent one; otherwise remembers it.
+    mutating func insert(_ conversation: ATTConversation) -> Bool {
+        let signature = ConversationSignature(conversation)
+        let seen = Seen(controller: conversation.controller, start: conversation.pdus.first?.frame.timestamp ?? 0,
+                        end: conversation.pdus.last?.frame.timestamp ?? 0)
+        if let other = members[signature] {
+            if other.controller != seen.controller, other.start <= seen.end, seen.start <= other.end { return false }
+            members[signature] = seen
+            return true
+        }
+        members[signature] = seen
         if ring.count < Self.window {
             ring.append(signature)
         } else {
-            members.remove(ring[next])
+            members.removeValue(forKey: ring[next])
             ring[next] = signature
             next = (next + 1) % Self.window
         }

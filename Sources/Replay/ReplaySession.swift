@@ -11,7 +11,7 @@ import GATT
 ///
 /// Like `attune replay`, a session
 /// - skips the mirrored copy of a conversation (btmon holds both ends of a virtual link,
-///   the same PDUs once per controller);
+///   the same PDUs once per controller, at the same time);
 /// - as server, serves the given database or one rebuilt from the captured responses
 ///   (built directly, see ``CapturedDatabase/attributeDatabase()``), with each
 ///   conversation's server receive MTU taken from that conversation's own Exchange MTU,
@@ -153,7 +153,7 @@ public struct ReplaySession {
     /// one replayed lately.
     static func selected(_ c: ATTConversation, handle: UInt16?, recent: inout RecentSignatures) -> Bool {
         if let handle, c.handle != handle { return false }
-        return recent.insert(ConversationSignature(c))
+        return recent.insert(c)
     }
 
     /// Learns from a conversation and, when that revealed more, serves the grown database,

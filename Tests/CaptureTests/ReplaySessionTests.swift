@@ -97,4 +97,22 @@ import Testing
         while let c = try stream.next() { handles.append(c.handle) }
         #expect(handles == [0x0040, 0x0041, 0x0042])
     }
+
+    /// The same session repeated on one controller (a sensor read every minute) is not a
+    /// mirror: each connection replays.
+    @Test func repeatedSessionsAreNotMirrors() throws {
+        var records: [CaptureRecord] = []
+        var clock: Int64 = 1_700_000_000_000_000
+        func tick() -> Int64 { clock += 1_000; return clock }
+        for _ in 0..<3 {
+            records += SynthesizedHCI.attPDU([0x0A, 0x01, 0x00], handle: 0x0040, direction: .received, at: tick())
+            records += SynthesizedHCI.attPDU([0x0B, 0x0F, 0x18], handle: 0x0040, direction: .sent, at: tick())
+            records.append(SynthesizedHCI.disconnectionComplete(handle: 0x0040, reason: 0x13, at: tick()))
+        }
+        var session = ReplaySession(reader: try CaptureReader(bytes: try writeAll(records, as: .btsnoop(.hciUART))),
+                                    side: .client)
+        var count = 0
+        while try session.next() != nil { count += 1 }
+        #expect(count == 3)
+    }
 }

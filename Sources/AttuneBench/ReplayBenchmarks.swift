@@ -1,0 +1,75 @@
+import ATTPresentation
+import Foundation
+import Glibc
+
+/// `attune replay` streaming a long capture: ATT PDUs per second and the replay's peak
+/// RSS, with `attune decode --summary` on the same file in the same run as the anchor.
+/// Both run as child processes of the `attune` built beside this benchmark, so that each
+/// peak RSS (ru_maxrss from wait4) is the command's own.
+///
+/// Two files of 250,000 PDUs: the capture.decode file (one connection, so the whole
+/// capture is one conversation and replay holds it all) and the same traffic over 2,500
+/// connections one after another (replay holds one at a time).
+enum ReplayBenchmarks {
+    static var all: [Benchmark] {
+        [.custom("replay.stream") { measure() }]
+    }
+
+    static func measure() -> BenchmarkResult {
+        let attune = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("attune").path
+        guard FileManager.default.isExecutableFile(atPath: attune) else {
+            return BenchmarkResult(name: "", opsPerSecond: 0, allocationsPerOperation: 0,
+                                   extra: [("error", .string("no attune beside attune-bench: build it (swift build -c release)"))])
+        }
+        let single = CaptureBenchmarks.capturePath()
+        let several = single + ".connections.btsnoop"
+        var extra: [(String, JSONValue)] = []
+        var rate = 0.0
+        for (label, path, connections) in [("one_connection", single, 1), ("connections_2500", several, 2_500)] {
+            do {
+                try SyntheticCapture.write(path: path, pdus: CaptureBenchmarks.pduCount, connections: connections)
+            } catch {
+                extra.append(("\(label)_error", .string("cannot write \(path): \(error)")))
+                continue
+            }
+            let pdus = Double((CaptureBenchmarks.pduCount + 7) / 8 * 8)
+            guard let replay = run(attune, ["replay", path, "--as", "server"]),
+                  let decode = run(attune, ["decode", path, "--summary"])
+            else {
+                extra.append(("\(label)_error", .string("attune replay or decode failed on \(path)")))
+                continue
+            }
+            if connections > 1 { rate = pdus / replay.seconds }
+            extra += [("\(label)_replay_pdus_per_sec", .double((pdus / replay.seconds).rounded())),
+                      ("\(label)_replay_peak_rss_mb", .double((Double(replay.peakKilobytes) / 102.4).rounded() / 10)),
+                      ("\(label)_decode_pdus_per_sec", .double((pdus / decode.seconds).rounded())),
+                      ("\(label)_decode_peak_rss_mb", .double((Double(decode.peakKilobytes) / 102.4).rounded() / 10))]
+        }
+        return BenchmarkResult(name: "", opsPerSecond: rate, allocationsPerOperation: 0, extra: extra)
+    }
+
+    /// Runs `attune ARGS` with its output discarded; its wall time and peak RSS, or nil
+    /// when it failed.
+    static func run(_ executable: String, _ arguments: [String]) -> (seconds: Double, peakKilobytes: Int)? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = [executable] + arguments
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for a in cArguments { free(a) } }
+        var pid: pid_t = 0
+        let start = ContinuousClock.now
+        guard posix_spawn(&pid, executable, &actions, nil, &cArguments, environ) == 0 else { return nil }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
+        let elapsed = ContinuousClock.now - start
+        guard status == 0 else { return nil }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return (seconds, usage.ru_maxrss)
+    }
+}
