@@ -71,6 +71,10 @@ enum ReplayCommand: CLICommand {
                     given = all[first]
                 }
             } catch let error as DatabaseError {
+                // The loader gives no position for a syntax error; find it.
+                if case .json("$", _) = error, let fault = JSONSyntaxFault(in: [UInt8](data)) {
+                    throw CLIError.failure("\(dbPath): \(fault)")
+                }
                 throw CLIError.failure("\(dbPath): \(error)")
             }
         }

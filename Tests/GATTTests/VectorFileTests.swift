@@ -59,4 +59,18 @@ import Testing
         #expect(count == (try ConformanceVector.load(from: try Data(contentsOf: URL(fileURLWithPath: FixturePaths.vectors)))).count)
         #expect(count > 100)
     }
+
+    /// A database file's syntax error is placed too (the database loader gives no position).
+    @Test func aDatabaseSyntaxErrorNamesItsPathAndByte() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("attune-db-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(#"{"databases": {"a": {"attributes": [}}}"#.utf8)))
+        do {
+            _ = try ConformanceSuite(databasesFile: path)
+            Issue.record("loaded")
+        } catch {
+            #expect(error.description == "invalid databases: $.databases.a.attributes[0]: at byte 36: syntax error: expected a value, found '}'",
+                    "\(error)")
+        }
+    }
 }

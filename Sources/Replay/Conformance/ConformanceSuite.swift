@@ -19,9 +19,17 @@ public struct ConformanceSuite: Sendable {
     /// Reads `gatt-dbs.json` only: the vectors are streamed by ``run(vectorsFile:role:only:_:)``.
     public init(databasesFile: String) throws(ConformanceError) {
         guard let d = FileManager.default.contents(atPath: databasesFile) else { throw .file("cannot read \(databasesFile)") }
+        self.init(vectors: [], databases: try Self.databases(d))
+    }
+
+    /// The databases of a file, a syntax error placed by path and byte.
+    static func databases(_ data: Data) throws(ConformanceError) -> [String: AttributeDatabase] {
         do {
-            self.init(vectors: [], databases: try DatabaseJSON.databases(from: d, cccd: .stored))
+            return try DatabaseJSON.databases(from: data, cccd: .stored)
         } catch {
+            if case .json("$", _) = error, let fault = JSONSyntaxFault(in: [UInt8](data)) {
+                throw .database(.json(path: fault.path, reason: "at byte \(fault.offset): \(fault.reason)"))
+            }
             throw .database(error)
         }
     }
@@ -44,11 +52,7 @@ public struct ConformanceSuite: Sendable {
         guard let v = FileManager.default.contents(atPath: vectorsFile) else { throw .file("cannot read \(vectorsFile)") }
         guard let d = FileManager.default.contents(atPath: databasesFile) else { throw .file("cannot read \(databasesFile)") }
         let vectors = try ConformanceVector.load(from: v)
-        do {
-            self.init(vectors: vectors, databases: try DatabaseJSON.databases(from: d, cccd: .stored))
-        } catch {
-            throw .database(error)
-        }
+        self.init(vectors: vectors, databases: try Self.databases(d))
     }
 
     /// Runs the vectors of `role` (both when nil), or only the one named `only`.
