@@ -5,7 +5,7 @@ import Glibc
 /// `attune replay` streaming a long capture: ATT PDUs per second and the replay's peak
 /// RSS, with `attune decode --summary` on the same file in the same run as the anchor.
 /// Both run as child processes of the `attune` built beside this benchmark, so that each
-/// peak RSS (ru_maxrss from wait4) is the command's own.
+/// peak RSS (VmHWM) is the command's own.
 ///
 /// Two files of 250,000 PDUs: the capture.decode file (one connection, so the whole
 /// capture is one conversation and replay holds it all) and the same traffic over 2,500
@@ -77,12 +77,28 @@ enum ReplayBenchmarks {
         var pid: pid_t = 0
         let start = ContinuousClock.now
         guard posix_spawn(&pid, executable, &actions, nil, &cArguments, environ) == 0 else { return nil }
+        // The peak is VmHWM, polled while the command runs: wait4's ru_maxrss would
+        // include this process's own high-water mark, inherited through exec.
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
+        var peak = 0
+        while true {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { break }
+            if done < 0, errno != EINTR { return nil }
+            peak = max(peak, highWater(pid))
+            usleep(2_000)
+        }
         let elapsed = ContinuousClock.now - start
         guard status == 0 else { return nil }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return (seconds, usage.ru_maxrss)
+        return (seconds, peak)
+    }
+
+    /// VmHWM of a running process, in kB (0 once it has exited).
+    static func highWater(_ pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 }

@@ -32,9 +32,10 @@ enum ReplayCommand: CLICommand {
                         multi-database file, --database-name's, else the first by name
           --all         print every divergence, not only the first of each conversation
 
-        Notifications and indications the captured server sent on its own are not
-        replayed as server (its application triggered them); as client they are fed in
-        and our confirmations compared. Per conversation it prints the first divergence
+        Notifications and indications the captured server sent on its own are pushed
+        by our server (as server) at the same place with the captured value, to the
+        client if it subscribed, and compared; as client they are fed in and our
+        confirmations compared. Per conversation it prints the first divergence
         with both decodings and the known cause when there is one, then a summary ending
         in "N matched, M diverged"; the exit status is 0 when the replay ran.
         """

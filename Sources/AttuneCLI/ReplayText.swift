@@ -60,6 +60,10 @@ enum ReplayText {
         case let .applicationRejectedValue(code):
             return "the captured server's application rejected the value (error \(code)); a replayed database "
                 + "attribute accepts any value up to its maximum length"
+        case let .pushNotDeclared(handle, indication, properties):
+            return "the captured server \(indication ? "indicated" : "notified") handle \(handle), whose characteristic "
+                + "declares properties 0x\(String(properties, radix: 16)) without \(indication ? "Indicate" : "Notify"); "
+                + "ours follows the declaration and sends nothing"
         case .readUsingUUIDContinues:
             return "our client continues Read Using Characteristic UUID after the first response, to collect every "
                 + "characteristic with the UUID in the range; the captured client stopped after one response "

@@ -27,6 +27,9 @@ public enum DivergenceCause: Hashable, Sendable {
     /// The captured server's application rejected a written value with this error; a
     /// replayed attribute accepts any value up to its maximum length.
     case applicationRejectedValue(ATTErrorCode)
+    /// The captured server notified (or indicated) `handle` although its characteristic
+    /// declaration does not have that property; ours follows the declaration.
+    case pushNotDeclared(handle: AttributeHandle, indication: Bool, properties: UInt8)
 
     // As client.
 

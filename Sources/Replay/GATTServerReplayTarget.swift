@@ -36,6 +36,21 @@ public struct GATTServerReplayTarget: ATTReplayTarget {
         connected = true
     }
 
+    /// Our server notifies or indicates the value to the client if it subscribed, as the
+    /// captured server's application did; a characteristic our database does not let
+    /// notify (or indicate) sends nothing.
+    public mutating func push(_ value: [UInt8], handle: AttributeHandle, indication: Bool, at timestamp: Int64) -> [[UInt8]]? {
+        let start = origin ?? timestamp
+        origin = start
+        var out = GATTServerOutput()
+        if indication {
+            _ = try? server.indicate(value, characteristic: handle, at: ReplayClock.time(timestamp, since: start), into: &out)
+        } else {
+            _ = try? server.notify(value, characteristic: handle, into: &out)
+        }
+        return out.pdus.filter { $0.connection == connection }.map { Array(out.bytes(of: $0)) }
+    }
+
     public mutating func receive(_ pdu: ArraySlice<UInt8>, at timestamp: Int64) -> [[UInt8]] {
         let start = origin ?? timestamp
         origin = start

@@ -18,6 +18,8 @@ public struct ReplayExplainer: Sendable {
     var serviceChangedAt: Int?
     /// Value handles of Service Changed characteristics seen in discovery.
     var serviceChangedHandles: Set<UInt16> = []
+    /// Characteristic properties by value handle, as discovery showed them.
+    var properties: [UInt16: UInt8] = [:]
 
     public init(databaseRebuilt: Bool = true) {
         self.databaseRebuilt = databaseRebuilt
@@ -45,8 +47,10 @@ public struct ReplayExplainer: Sendable {
         case let .success(.writeCommand(w)):
             writtenAt[w.handle.rawValue] = captured.frame.recordIndex
         case let .success(.readByTypeResponse(r)):
-            for e in r.entries where e.value.count == 5 {
+            for e in r.entries where e.value.count == 5 || e.value.count == 19 {
                 let s = e.value.startIndex
+                properties[UInt16(e.value[s + 1]) | UInt16(e.value[s + 2]) << 8] = e.value[s]
+                guard e.value.count == 5 else { continue }
                 if e.value[s + 3] == 0x05, e.value[s + 4] == 0x2A {
                     serviceChangedHandles.insert(UInt16(e.value[s + 1]) | UInt16(e.value[s + 2]) << 8)
                 }
@@ -72,6 +76,19 @@ public struct ReplayExplainer: Sendable {
     func cause(of d: ReplayDivergence) -> DivergenceCause? {
         guard case let .success(input) = d.input.pdu else { return nil }
         let expected = d.expectedDecoded, actual = d.actualDecoded
+        // A push the captured server's application made that its own declaration does not allow.
+        switch input {
+        case let .handleValueIndication(p) where d.actual == nil:
+            if let bits = properties[p.handle.rawValue], bits & 0x20 == 0 {
+                return .pushNotDeclared(handle: p.handle, indication: true, properties: bits)
+            }
+        case let .handleValueNotification(p) where d.actual == nil:
+            if let bits = properties[p.handle.rawValue], bits & 0x10 == 0 {
+                return .pushNotDeclared(handle: p.handle, indication: false, properties: bits)
+            }
+        default:
+            break
+        }
         if case let .prepareWriteRequest(w) = input, case let .errorResponse(e)? = expected {
             if e.errorCode == .invalidAttributeValueLength, Int(w.offset) + w.partValue.count <= 512 {
                 return .prepareWriteHeaderCounted(offset: w.offset, length: w.partValue.count)
