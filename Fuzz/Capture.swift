@@ -79,7 +79,14 @@ func replay(_ bytes: [UInt8]) {
     guard let json = try? JSONSerialization.jsonObject(with: Data(rebuilt.json.description.utf8)) else {
         fatalError("rebuilt database JSON does not parse")
     }
-    guard let database = try? DatabaseJSON.database(from: json) else { return }
-    var target = GATTServerReplayTarget(database: database, rxMTU: nil)
-    for report in ServerReplay.run(conversations, against: &target, databaseRebuilt: true) { _ = report.description }
+    // The database built directly must be the one the JSON loader makes of the same capture.
+    let loaded = try? DatabaseJSON.database(from: json)
+    let direct = try? rebuilt.attributeDatabase()
+    if let loaded, loaded != direct { fatalError("the direct database differs from the JSON one") }
+    // Both sides through the streaming session, as attune replay runs them.
+    for side in [ReplaySession.Side.server, .client] {
+        guard let reader = try? CaptureReader(bytes: bytes, maximumRecordLength: 1 << 16) else { return }
+        var session = ReplaySession(reader: reader, side: side)
+        while let step = try? session.next() { _ = step.report.explained }
+    }
 }

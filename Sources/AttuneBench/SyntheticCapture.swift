@@ -1,17 +1,17 @@
 import Capture
 import HCI
 
-/// Writes a synthetic btsnoop (H4, datalink 1002) capture of one LE connection carrying
-/// at least `pdus` ATT PDUs in a realistic mix, with 27-byte ACL buffers so that every
-/// PDU longer than 23 bytes is fragmented, and Number Of Completed Packets events
-/// interleaved as a controller sends them.
+/// Writes a synthetic btsnoop (H4, datalink 1002) capture of one LE connection (or of
+/// `connections` one after another) carrying at least `pdus` ATT PDUs in a realistic mix,
+/// with 27-byte ACL buffers so that every PDU longer than 23 bytes is fragmented, and
+/// Number Of Completed Packets events interleaved as a controller sends them.
 enum SyntheticCapture {
     static let handle: UInt16 = 0x0040
     static let aclBufferSize = 27
 
     /// Returns the number of ATT PDUs written.
     @discardableResult
-    static func write(path: String, pdus: Int) throws -> Int {
+    static func write(path: String, pdus: Int, connections: Int = 1) throws -> Int {
         var writer = try CaptureWriter(path: path, format: .btsnoop(.hciUART))
         var clock: Int64 = 1_750_000_000_000_000
         func record(_ type: H4PacketType, _ direction: CaptureDirection, _ bytes: [UInt8]) throws {
@@ -19,8 +19,13 @@ enum SyntheticCapture {
             try writer.write(CaptureRecord(kind: .hci(type), direction: direction, timestamp: clock, payload: bytes[...]))
         }
         // LE Connection Complete: handle 0x0040, central, peer C0:FF:EE:00:00:01 (random).
-        try record(.event, .received, [0x3E, 0x13, 0x01, 0x00, UInt8(handle), 0x00, 0x00, 0x01,
-                                       0x01, 0x00, 0x00, 0xEE, 0xFF, 0xC0, 0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00])
+        func connect() throws {
+            try record(.event, .received, [0x3E, 0x13, 0x01, 0x00, UInt8(handle), 0x00, 0x00, 0x01,
+                                           0x01, 0x00, 0x00, 0xEE, 0xFF, 0xC0, 0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00])
+        }
+        try connect()
+        // Rounds of 8 PDUs per connection, when there are several.
+        let roundsPerConnection = max(1, (pdus + 7) / 8 / max(1, connections))
         func att(_ direction: CaptureDirection, _ pdu: [UInt8]) throws {
             let frame: [UInt8] = [UInt8(pdu.count & 0xFF), UInt8(pdu.count >> 8), 0x04, 0x00] + pdu
             var offset = 0
@@ -55,6 +60,11 @@ enum SyntheticCapture {
             try record(.event, .received, [0x13, 0x05, 0x01, UInt8(handle), 0x00, 13, 0x00])
             written += 8
             round += 1
+            if connections > 1, round % roundsPerConnection == 0, written < pdus {
+                // Disconnection Complete (remote user terminated), then the next connection.
+                try record(.event, .received, [0x05, 0x04, 0x00, UInt8(handle), 0x00, 0x13])
+                try connect()
+            }
         }
         try writer.finish()
         return written

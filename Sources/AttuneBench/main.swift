@@ -21,6 +21,7 @@ benchmarks += GATTClientBenchmarks.all
 benchmarks += AnchorBenchmarks.all
 benchmarks += CaptureBenchmarks.all
 benchmarks += HCIHostBenchmarks.all
+benchmarks += ReplayBenchmarks.all
 
 var results: [BenchmarkResult] = []
 for benchmark in benchmarks where filter.map({ benchmark.name.contains($0) }) ?? true {

@@ -1,5 +1,4 @@
 import ATT
-import ATTPresentation
 import Capture
 import Foundation
 import GATT
@@ -12,14 +11,19 @@ enum ReplayCommand: CLICommand {
     static let usage = """
         usage: attune replay FILE --as server|client [--conn HANDLE] [--database DB.json [--database-name NAME]] [--all]
 
-        Splits the capture into ATT conversations (one per connection; a btmon capture of
-        both ends holds each twice, and the mirrored copy is skipped) and re-runs one side:
+        Streams the capture as ATT conversations (one per connection; a btmon capture of
+        both ends holds each twice, and the mirrored copy is skipped) and re-runs one side,
+        printing each conversation as it ends, so memory holds the connections still open
+        and a FIFO of an endless capture replays as it comes:
 
           --as server   feed the captured client's requests to our GATT server and compare
                         its responses with the captured server's, byte for byte. Our
                         server serves --database, or else a database rebuilt from the
-                        captured responses; its receive MTU is the captured server's.
-                        Conversations run in order on one server, so writes carry over.
+                        captured responses (a file is read twice for that: once to
+                        rebuild, once to replay; a FIFO meets the database rebuilt from
+                        what came so far); its receive MTU is the one the captured server
+                        announced in that conversation. Conversations run in order on
+                        one server, so writes carry over.
           --as client   infer the GATT procedures the captured client ran, have our GATT
                         client run them, compare every PDU it sends with the captured
                         client's and answer it with the captured server's response
@@ -28,9 +32,10 @@ enum ReplayCommand: CLICommand {
                         multi-database file, --database-name's, else the first by name
           --all         print every divergence, not only the first of each conversation
 
-        Notifications and indications the captured server sent on its own are not
-        replayed as server (its application triggered them); as client they are fed in
-        and our confirmations compared. Per conversation it prints the first divergence
+        Notifications and indications the captured server sent on its own are pushed
+        by our server (as server) at the same place with the captured value, to the
+        client if it subscribed, and compared; as client they are fed in and our
+        confirmations compared. Per conversation it prints the first divergence
         with both decodings and the known cause when there is one, then a summary ending
         in "N matched, M diverged"; the exit status is 0 when the replay ran.
         """
@@ -41,9 +46,9 @@ enum ReplayCommand: CLICommand {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
             throw CLIError.usage("give exactly one capture file")
         }
-        guard let side = arguments.option("as") else { throw CLIError.usage("say which side to replay: --as server") }
-        guard side == "server" || side == "client" else {
-            throw CLIError.usage("--as \(side): say --as server or --as client")
+        guard let sideText = arguments.option("as") else { throw CLIError.usage("say which side to replay: --as server") }
+        guard sideText == "server" || sideText == "client" else {
+            throw CLIError.usage("--as \(sideText): say --as server or --as client")
         }
         var handle: UInt16?
         if let text = arguments.option("conn") {
@@ -67,69 +72,67 @@ enum ReplayCommand: CLICommand {
                     given = all[first]
                 }
             } catch let error as DatabaseError {
+                // The loader gives no position for a syntax error; find it.
+                if case .json("$", _) = error, let fault = JSONSyntaxFault(in: [UInt8](data)) {
+                    throw CLIError.failure("\(dbPath): \(fault)")
+                }
                 throw CLIError.failure("\(dbPath): \(error)")
             }
         }
-        let all: [ATTConversation]
+        let side: ReplaySession.Side = sideText == "client" ? .client : .server
+        var session: ReplaySession
         do {
-            all = try ATTConversationCollector.conversations(path: path)
+            session = try ReplaySession(path: path, side: side, connectionHandle: handle, database: given)
         } catch {
-            throw CLIError.failure("\(path): \(error)")
+            throw CLIError.failure(failure(error, path: path))
         }
-        var seen: Set<[[UInt8]]> = []
-        var conversations: [ATTConversation] = []
-        for c in all where handle.map({ $0 == c.handle }) ?? true {
-            // Both ends of a virtual link in one btmon capture: the same PDUs twice.
-            let signature = c.pdus.map { Array($0.bytes) }
-            if seen.insert(signature).inserted { conversations.append(c) }
-        }
-        guard !conversations.isEmpty else { throw CLIError.failure("\(path): no ATT conversation to replay") }
-        if side == "client" {
-            return printReports(conversations, ClientReplay.run(conversations), all: arguments.flag("all"),
-                                header: "our client performing the captured client's procedures")
-        }
-        let database: AttributeDatabase
-        let origin: String
-        if let given {
-            database = given
-            origin = "the database given"
-        } else {
-            let rebuilt = CapturedDatabase(conversations: conversations)
-            do {
-                let json = try JSONSerialization.jsonObject(with: Data(rebuilt.json.description.utf8))
-                database = try DatabaseJSON.database(from: json)
-            } catch {
-                throw CLIError.failure("cannot rebuild a database from the capture: \(error)")
+        let all = arguments.flag("all")
+        var matched = 0, diverged = 0, explained = 0, conversations = 0
+        // Conversation by conversation, as the session streams them: a capture that
+        // never ends prints as it goes.
+        while true {
+            let step: ReplaySession.Step?
+            do { step = try session.next() } catch {
+                throw CLIError.failure(failure(error, path: path))
             }
-            origin = "a database rebuilt from the capture (\(rebuilt.attributes.count) attributes)"
-        }
-        var serverMTU: UInt16?
-        for c in conversations {
-            for pdu in c.pdus { if case let .success(.exchangeMTUResponse(r)) = pdu.pdu { serverMTU = serverMTU ?? r.serverRxMTU } }
-        }
-        Output.data("our server on \(origin)" + (serverMTU.map { ", receive MTU \($0) as captured" } ?? ""))
-        var target = GATTServerReplayTarget(database: database, rxMTU: serverMTU)
-        let reports = ServerReplay.run(conversations, against: &target, databaseRebuilt: given == nil)
-        return printReports(conversations, reports, all: arguments.flag("all"), header: nil)
-    }
-
-    static func printReports(_ conversations: [ATTConversation], _ reports: [ReplayReport], all: Bool, header: String?) -> Int32 {
-        if let header { Output.data(header) }
-        var matched = 0, diverged = 0, explained = 0
-        for (c, report) in zip(conversations, reports) {
+            guard let step else { break }
+            if conversations == 0 { Output.data(header(session)) }
+            conversations += 1
+            let c = step.conversation
             let peer = c.connection.map { " peer \($0.peerAddress)" } ?? ""
-            Output.data("hci\(c.controller) connection 0x\(String(c.handle, radix: 16))\(peer): \(c.pdus.count) ATT PDUs")
-            Output.data(report.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-            if all {
-                for d in report.divergences.dropFirst() {
-                    Output.data(d.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-                }
-            }
-            matched += report.matched
-            diverged += report.diverged
-            explained += report.explained
+            let mtu = step.serverRxMTU.map { ", our server's receive MTU \($0) as captured" } ?? ""
+            var block = ["hci\(c.controller) connection 0x\(String(c.handle, radix: 16))\(peer): \(c.pdus.count) ATT PDUs\(mtu)",
+                         indented(ReplayText.report(step.report))]
+            if all { block += step.report.divergences.dropFirst().map { indented(ReplayText.divergence($0)) } }
+            // Each conversation leaves at once, so that an endless capture shows as it goes.
+            Output.live(block.joined(separator: "\n"))
+            matched += step.report.matched
+            diverged += step.report.diverged
+            explained += step.report.explained
         }
+        guard conversations > 0 else { throw CLIError.failure("\(path): no ATT conversation to replay") }
         Output.data("\(matched) matched, \(diverged) diverged (\(explained) explained)")
         return 0
+    }
+
+    static func header(_ session: ReplaySession) -> String {
+        switch session.databaseSource {
+        case nil: return "our client performing the captured client's procedures"
+        case .given?: return "our server on the database given"
+        case let .rebuilt(count)?: return "our server on a database rebuilt from the capture (\(count) attributes)"
+        case .rebuiltWhileStreaming?:
+            return "our server on a database rebuilt from the capture as it streams (each conversation meets what it and the ones before revealed)"
+        }
+    }
+
+    static func indented(_ text: String) -> String {
+        text.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+    }
+
+    static func failure(_ error: ReplayError, path: String) -> String {
+        switch error {
+        case .capture: return "\(path): \(error)"
+        case .database: return "\(error)"
+        }
     }
 }

@@ -49,7 +49,9 @@ public struct ATTDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case let .trailingBytes(count):
             what = "\(count) unexpected trailing byte\(count == 1 ? "" : "s")"
         case let .invalidLength(field, length, expected):
-            what = "invalid \(field) length \(length) (expected \(expected))"
+            // A field that is itself a length ("length") is not called "length length".
+            let name = field.hasSuffix("length") ? field : field + " length"
+            what = "invalid \(name) \(length) (expected \(expected))"
         case let .invalidValue(field, value):
             what = "invalid \(field) 0x\(String(value, radix: 16))"
         case let .zeroHandle(field):
@@ -61,7 +63,8 @@ public struct ATTDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case let .tooFewEntries(field, count, minimum):
             what = "\(field) has \(count) entr\(count == 1 ? "y" : "ies"), needs at least \(minimum)"
         }
-        let pdu = opcode.map { " in \(ATTOpcode(rawValue: $0).name) (0x\(hex2($0)))" } ?? ""
+        // An unknown opcode has no name to give ("in Unknown Opcode 0xff" would repeat it).
+        let pdu = opcode.map { reason == .unknownOpcode ? " 0x\(hex2($0))" : " in \(ATTOpcode(rawValue: $0).name) (0x\(hex2($0)))" } ?? ""
         return "\(what)\(pdu) at byte offset \(offset)"
     }
 }

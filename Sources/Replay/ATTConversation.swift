@@ -39,18 +39,28 @@ public struct ATTConversation: Sendable {
         return client >= server ? .client : .server
     }
 
-    /// The ATT_MTU both sides settled on by Exchange MTU, or 23 when they did not exchange.
-    public var mtu: Int {
-        var client: Int?, server: Int?
+    /// The receive MTUs the client and the server announced by Exchange MTU (the last
+    /// of each, as an exchange happens once per connection), nil for a side that did not.
+    public var exchangedMTUs: (client: UInt16?, server: UInt16?) {
+        var client: UInt16?, server: UInt16?
         for pdu in pdus {
             switch pdu.pdu {
-            case let .success(.exchangeMTURequest(r)): client = Int(r.clientRxMTU)
-            case let .success(.exchangeMTUResponse(r)): server = Int(r.serverRxMTU)
+            case let .success(.exchangeMTURequest(r)): client = r.clientRxMTU
+            case let .success(.exchangeMTUResponse(r)): server = r.serverRxMTU
             default: break
             }
         }
+        return (client, server)
+    }
+
+    /// The server's receive MTU, as its Exchange MTU Response announced it.
+    public var serverRxMTU: UInt16? { exchangedMTUs.server }
+
+    /// The ATT_MTU both sides settled on by Exchange MTU, or 23 when they did not exchange.
+    public var mtu: Int {
+        let (client, server) = exchangedMTUs
         guard let client, let server else { return 23 }
-        return max(23, min(client, server))
+        return max(23, min(Int(client), Int(server)))
     }
 
     /// Requests paired with their responses and indications with their confirmations,

@@ -17,6 +17,12 @@ public struct CapturedDatabase: Sendable {
     /// Handles written with what can only be a Client Characteristic Configuration value.
     var configurationWrites: Set<AttributeHandle> = []
 
+    /// Handles the capture wrote so far: later reads of them do not show initial values.
+    var written: Set<AttributeHandle> = []
+
+    /// Nothing learned yet; see ``learn(from:)``.
+    public init() {}
+
     public init(conversation: ATTConversation) {
         self.init(conversations: [conversation])
     }
@@ -24,24 +30,32 @@ public struct CapturedDatabase: Sendable {
     /// Rebuilds one server's database from several conversations with it (several
     /// connections, or both ends of one), in capture order.
     public init(conversations: [ATTConversation]) {
-        var written: Set<AttributeHandle> = []
-        for conversation in conversations {
-            let mtu = conversation.mtu
-            for t in conversation.transactions {
-                guard let r = t.response,
-                      case let .success(request) = conversation.pdus[t.request].pdu,
-                      case let .success(response) = conversation.pdus[r].pdu
-                else { continue }
-                learn(request, response, mtu: mtu, written: &written)
-            }
-        }
+        for conversation in conversations { learn(from: conversation) }
         inferClientConfigurations()
+    }
+
+    /// Learns what one more conversation with the server reveals, after those learned
+    /// before it. Call ``inferClientConfigurations()`` once all are learned (on a copy, to
+    /// go on learning).
+    public mutating func learn(from conversation: ATTConversation) {
+        let mtu = conversation.mtu
+        for t in conversation.transactions {
+            guard let r = t.response,
+                  case let .success(request) = conversation.pdus[t.request].pdu,
+                  case let .success(response) = conversation.pdus[r].pdu
+            else { continue }
+            // Moved out and back, so that the set stays uniquely referenced (no copy).
+            var written = self.written
+            self.written = []
+            learn(request, response, mtu: mtu, written: &written)
+            self.written = written
+        }
     }
 
     /// A handle the capture never typed, written with 0x0000–0x0003 just after the value
     /// of a characteristic that notifies or indicates, is that characteristic's CCCD:
     /// clients learn such handles from descriptor discovery the capture may not hold.
-    mutating func inferClientConfigurations() {
+    public mutating func inferClientConfigurations() {
         var characteristics: [(declaration: AttributeHandle, value: AttributeHandle, properties: UInt8)] = []
         for a in attributes.values where a.type == BluetoothUUID(0x2803) {
             guard let v = a.value, v.count == 5 || v.count == 19 else { continue }

@@ -88,7 +88,7 @@ public enum ClientReplay {
                 let before = report.divergences.count
                 perform(command, expecting: procedure.requests)
                 for k in before..<report.divergences.count {
-                    report.divergences[k].explanation = explain(report.divergences[k], in: procedure)
+                    report.divergences[k].cause = cause(of: report.divergences[k], in: procedure)
                 }
             }
             feedUnsolicited(before: Int.max)
@@ -104,8 +104,10 @@ public enum ClientReplay {
                 let actions = connection.receive(conversation.pdus[i].bytes, at: time(i))
                 guard ATTOpcode(conversation.pdus[i].opcode ?? 0).kind == .indication else { continue }
                 let ours = actions.compactMap { if case let .send(b) = $0 { return b } else { return nil } }.first
-                let captured = responseOf[i].map { Array(conversation.pdus[$0].bytes) }
-                if ours == captured {
+                let captured = responseOf[i].map { conversation.pdus[$0] }
+                if let captured, let ours, captured.bytes.elementsEqual(ours) {
+                    report.matched += 1
+                } else if captured == nil, ours == nil {
                     report.matched += 1
                 } else {
                     report.divergences.append(ReplayDivergence(index: i, input: conversation.pdus[i], expected: captured,
@@ -141,7 +143,7 @@ public enum ClientReplay {
                     let captured = conversation.pdus[next]
                     guard captured.bytes.elementsEqual(bytes) else {
                         report.divergences.append(ReplayDivergence(index: next, input: captured,
-                            expected: Array(captured.bytes), actual: bytes, role: .client))
+                            expected: captured, actual: bytes, role: .client))
                         diverged = true
                         pending += connection.cancel(id, at: now) + unblock(bytes, at: now)
                         continue
@@ -158,17 +160,15 @@ public enum ClientReplay {
             if !diverged, let next = expected.first {
                 // The captured client went on where ours stopped.
                 report.divergences.append(ReplayDivergence(index: next, input: conversation.pdus[next],
-                    expected: Array(conversation.pdus[next].bytes), actual: nil, role: .client))
+                    expected: conversation.pdus[next], actual: nil, role: .client))
             }
         }
 
         /// The known causes of a client divergence.
-        func explain(_ d: ReplayDivergence, in procedure: CapturedProcedure) -> String? {
-            let ours = d.actual.flatMap { try? ATTPDU.decode($0[...]) }
+        func cause(of d: ReplayDivergence, in procedure: CapturedProcedure) -> DivergenceCause? {
+            let ours = d.actualDecoded
             if case .readUsingCharacteristicUUID = procedure.kind, d.expected == nil, case .readByTypeRequest? = ours {
-                return "our client continues Read Using Characteristic UUID after the first response, to collect every "
-                    + "characteristic with the UUID in the range; the captured client stopped after one response "
-                    + "(stacks differ here)"
+                return .readUsingUUIDContinues
             }
             if case let .executeWriteRequest(e)? = ours, e.flags == .cancel, d.expected == [0x18, 0x01] {
                 let refused = procedure.requests.contains { i in
@@ -176,8 +176,7 @@ public enum ClientReplay {
                     return false
                 }
                 if refused {
-                    return "the captured server refused a prepared part; our client then cancels the queued writes "
-                        + "(Execute Write, flags 0x00) where the captured client executed the parts that were accepted"
+                    return .refusedPartCancelsQueue
                 }
             }
             return nil

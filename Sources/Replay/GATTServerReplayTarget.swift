@@ -18,6 +18,13 @@ public struct GATTServerReplayTarget: ATTReplayTarget {
         server = GATTServer(database: database, configuration: configuration)
     }
 
+    /// Sets the receive MTU our server announces from the next conversation on: the
+    /// captured server's of that conversation, so that Exchange MTU compares behaviour
+    /// rather than configuration.
+    public mutating func setReceiveMTU(_ mtu: UInt16) {
+        server.setReceiveMTU(mtu)
+    }
+
     /// Each conversation is a new connection to the same server.
     public mutating func begin(_ conversation: ATTConversation) {
         var out = GATTServerOutput()
@@ -27,6 +34,21 @@ public struct GATTServerReplayTarget: ATTReplayTarget {
         }
         server.connect(connection)
         connected = true
+    }
+
+    /// Our server notifies or indicates the value to the client if it subscribed, as the
+    /// captured server's application did; a characteristic our database does not let
+    /// notify (or indicate) sends nothing.
+    public mutating func push(_ value: [UInt8], handle: AttributeHandle, indication: Bool, at timestamp: Int64) -> [[UInt8]]? {
+        let start = origin ?? timestamp
+        origin = start
+        var out = GATTServerOutput()
+        if indication {
+            _ = try? server.indicate(value, characteristic: handle, at: ReplayClock.time(timestamp, since: start), into: &out)
+        } else {
+            _ = try? server.notify(value, characteristic: handle, into: &out)
+        }
+        return out.pdus.filter { $0.connection == connection }.map { Array(out.bytes(of: $0)) }
     }
 
     public mutating func receive(_ pdu: ArraySlice<UInt8>, at timestamp: Int64) -> [[UInt8]] {

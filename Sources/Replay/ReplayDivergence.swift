@@ -2,7 +2,10 @@ import ATT
 import Capture
 
 /// Where our engine answered differently from the captured peer.
-public struct ReplayDivergence: Sendable, CustomStringConvertible {
+///
+/// Both answers come decoded, once: the captured one as the capture decoded it, ours when
+/// the divergence is found. Explanations and renderings read these decodings.
+public struct ReplayDivergence: Sendable {
     /// Index, in the conversation, of the PDU that was fed in.
     public var index: Int
     /// The PDU that was fed in.
@@ -11,38 +14,38 @@ public struct ReplayDivergence: Sendable, CustomStringConvertible {
     public var expected: [UInt8]?
     /// What our engine answered (nil: nothing).
     public var actual: [UInt8]?
-    /// Why these differ, when the difference has a known, explained cause.
-    public var explanation: String?
+    /// The captured answer, decoded (nil: nothing).
+    public var expectedPDU: Result<ATTPDU, ATTDecodingError>?
+    /// Our answer, decoded (nil: nothing).
+    public var actualPDU: Result<ATTPDU, ATTDecodingError>?
+    /// Why these differ, when the difference has a known cause.
+    public var cause: DivergenceCause?
     /// The role our engine played: as server it answered `input`; as client `input` is
     /// what the captured client sent where ours sent `actual`.
     public var role: ATTRole
 
-    public init(index: Int, input: CapturedATTPDU, expected: [UInt8]?, actual: [UInt8]?, explanation: String? = nil,
-                role: ATTRole = .server) {
+    /// - Parameters:
+    ///   - expected: the captured PDU that answered `input` (or that the captured client
+    ///     sent in our client's place); its decoding is the capture's.
+    ///   - actual: what our engine sent, decoded here.
+    public init(index: Int, input: CapturedATTPDU, expected: CapturedATTPDU?, actual: [UInt8]?,
+                cause: DivergenceCause? = nil, role: ATTRole = .server) {
         self.index = index
         self.input = input
-        self.expected = expected
+        self.expected = expected.map { Array($0.bytes) }
+        self.expectedPDU = expected?.pdu
         self.actual = actual
-        self.explanation = explanation
+        self.actualPDU = actual.map { bytes in
+            Result { () throws(ATTDecodingError) -> ATTPDU in try ATTPDU.decode(bytes[...]) }
+        }
+        self.cause = cause
         self.role = role
     }
 
-    public var description: String {
-        func show(_ bytes: [UInt8]?) -> String {
-            guard let bytes else { return "(nothing)" }
-            switch Result(catching: { () throws(ATTDecodingError) -> ATTPDU in try ATTPDU.decode(bytes[...]) }) {
-            case let .success(pdu): return "\(pdu)  [\(hexString(bytes))]"
-            case let .failure(error): return "undecodable \(hexString(bytes)): \(error)"
-            }
-        }
-        let fed = (try? input.pdu.get()).map { "\($0)" } ?? hexString(input.bytes)
-        let place = role == .server || ATTOpcode(input.opcode ?? 0).kind == .indication ? "after" : "where the captured client sent"
-        var lines = ["record \(input.frame.recordIndex): \(place) \(fed)",
-                     "  captured: \(show(expected))",
-                     "  ours:     \(show(actual))"]
-        if let explanation { lines.append("  why:      \(explanation)") }
-        return lines.joined(separator: "\n")
-    }
+    /// The captured answer, if it decoded.
+    public var expectedDecoded: ATTPDU? { try? expectedPDU?.get() }
+    /// Our answer, if it decoded.
+    public var actualDecoded: ATTPDU? { try? actualPDU?.get() }
 }
 
 extension Result where Failure == ATTDecodingError {

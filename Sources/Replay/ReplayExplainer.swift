@@ -18,6 +18,8 @@ public struct ReplayExplainer: Sendable {
     var serviceChangedAt: Int?
     /// Value handles of Service Changed characteristics seen in discovery.
     var serviceChangedHandles: Set<UInt16> = []
+    /// Characteristic properties by value handle, as discovery showed them.
+    var properties: [UInt16: UInt8] = [:]
 
     public init(databaseRebuilt: Bool = true) {
         self.databaseRebuilt = databaseRebuilt
@@ -30,7 +32,7 @@ public struct ReplayExplainer: Sendable {
             learn(pdu)
             while next < report.divergences.count, report.divergences[next].index == i {
                 var d = report.divergences[next]
-                d.explanation = explanation(for: d)
+                d.cause = cause(of: d)
                 remember(d)
                 report.divergences[next] = d
                 next += 1
@@ -45,8 +47,10 @@ public struct ReplayExplainer: Sendable {
         case let .success(.writeCommand(w)):
             writtenAt[w.handle.rawValue] = captured.frame.recordIndex
         case let .success(.readByTypeResponse(r)):
-            for e in r.entries where e.value.count == 5 {
+            for e in r.entries where e.value.count == 5 || e.value.count == 19 {
                 let s = e.value.startIndex
+                properties[UInt16(e.value[s + 1]) | UInt16(e.value[s + 2]) << 8] = e.value[s]
+                guard e.value.count == 5 else { continue }
                 if e.value[s + 3] == 0x05, e.value[s + 4] == 0x2A {
                     serviceChangedHandles.insert(UInt16(e.value[s + 1]) | UInt16(e.value[s + 2]) << 8)
                 }
@@ -69,46 +73,48 @@ public struct ReplayExplainer: Sendable {
         }
     }
 
-    func decode(_ bytes: [UInt8]?) -> ATTPDU? { bytes.flatMap { try? ATTPDU.decode($0[...]) } }
-
-    func explanation(for d: ReplayDivergence) -> String? {
+    func cause(of d: ReplayDivergence) -> DivergenceCause? {
         guard case let .success(input) = d.input.pdu else { return nil }
-        let expected = decode(d.expected), actual = decode(d.actual)
+        let expected = d.expectedDecoded, actual = d.actualDecoded
+        // A push the captured server's application made that its own declaration does not allow.
+        switch input {
+        case let .handleValueIndication(p) where d.actual == nil:
+            if let bits = properties[p.handle.rawValue], bits & 0x20 == 0 {
+                return .pushNotDeclared(handle: p.handle, indication: true, properties: bits)
+            }
+        case let .handleValueNotification(p) where d.actual == nil:
+            if let bits = properties[p.handle.rawValue], bits & 0x10 == 0 {
+                return .pushNotDeclared(handle: p.handle, indication: false, properties: bits)
+            }
+        default:
+            break
+        }
         if case let .prepareWriteRequest(w) = input, case let .errorResponse(e)? = expected {
             if e.errorCode == .invalidAttributeValueLength, Int(w.offset) + w.partValue.count <= 512 {
-                return "the captured server refused \(w.partValue.count) bytes at offset \(w.offset) with Invalid Attribute "
-                    + "Value Length although offset + length is within the 512-byte limit: BlueZ counts the 4 header bytes "
-                    + "of Prepare Write toward it (BlueZ's behaviour, not the spec's)"
+                return .prepareWriteHeaderCounted(offset: w.offset, length: w.partValue.count)
             }
             if e.errorCode == .invalidOffset, w.offset > 0 {
-                return "the captured server's write callback rejected the second chunk of a long write at offset "
-                    + "\(w.offset) (btgatt-server's Device Name callback truncates the name at the offset); the spec "
-                    + "queues prepared writes and checks offsets at Execute Write"
+                return .longWriteRejectedAtOffset(w.offset)
             }
         }
         if let handle = handleRead(by: input), let record = divergedValues[handle] {
-            return "follows from the divergence at record \(record), which left handle \(AttributeHandle(handle)) "
-                + "with a different value"
+            return .followsDivergence(record: record, handle: AttributeHandle(handle))
         }
         for handle in valueHandles(in: expected) + valueHandles(in: actual) {
             if let record = writtenAt[handle], record < d.input.frame.recordIndex {
-                return "handle \(AttributeHandle(handle)) was written at record \(record) and both servers accepted it, "
-                    + "but the captured server later answered a different value: its application does not keep "
-                    + "that write; ours serves the value written"
+                return .writeNotKept(handle: AttributeHandle(handle), record: record)
             }
         }
         if isDiscovery(input), let record = serviceChangedAt {
-            return "the captured server's database changed during the capture (Service Changed indicated at record "
-                + "\(record)); the replayed database is the one the capture showed first"
+            return .databaseChanged(serviceChangedAt: record)
         }
         if case let .errorResponse(e)? = actual, databaseRebuilt,
            e.errorCode == .invalidHandle || e.errorCode == .attributeNotFound {
-            return "the capture never revealed handle \(e.handle), so the database rebuilt from it cannot serve it"
+            return .notInRebuiltDatabase(e.handle)
         }
         if case .writeRequest = input, case let .errorResponse(e)? = expected, case .writeResponse? = actual,
            e.errorCode == .invalidAttributeValueLength || e.errorCode.rawValue >= 0x80 {
-            return "the captured server's application rejected the value (error \(e.errorCode)); a replayed database "
-                + "attribute accepts any value up to its maximum length"
+            return .applicationRejectedValue(e.errorCode)
         }
         return nil
     }

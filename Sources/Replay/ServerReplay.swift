@@ -5,9 +5,11 @@ import Capture
 /// request and command the captured client sent is fed in, in order, and the engine's
 /// response to each request is compared with the captured server's.
 ///
-/// Notifications and indications the captured server sent on its own are not replayed
-/// (its application triggered them), nor are the client's confirmations of them: fed to
-/// a server that sent no indication they would be a protocol error.
+/// Notifications and indications the captured server's application sent on its own are
+/// pushed by ours at the same place, with the captured value, and compared byte for byte
+/// (a target that cannot push leaves them not replayed); the captured client's
+/// confirmation goes to our server when ours sent the indication, since to a server that
+/// sent none it would be a protocol error.
 public enum ServerReplay {
     /// Replays conversations in order against one engine, so state that outlives a
     /// connection (written values) carries over as it did in the capture.
@@ -30,24 +32,55 @@ public enum ServerReplay {
         -> ReplayReport
     {
         var report = ReplayReport()
+        var pushedIndication = false
         var responseTo: [Int: Int] = [:]
         for t in conversation.transactions { if let r = t.response { responseTo[t.request] = r } }
         for (i, pdu) in conversation.pdus.enumerated() {
             guard let role = conversation.sender(of: i), let raw = pdu.opcode else { continue }
             let opcode = ATTOpcode(raw)
             if role == .server {
-                if opcode.kind == .notification || opcode.kind == .indication { report.notReplayed += 1 }
+                guard opcode.kind == .notification || opcode.kind == .indication else { continue }
+                // The captured server's application pushed a value: ours pushes the same.
+                let pushed: (AttributeHandle, [UInt8])?
+                switch pdu.pdu {
+                case let .success(.handleValueNotification(n)): pushed = (n.handle, Array(n.value))
+                case let .success(.handleValueIndication(n)): pushed = (n.handle, Array(n.value))
+                default: pushed = nil
+                }
+                guard let (handle, value) = pushed,
+                      let outputs = target.push(value, handle: handle, indication: opcode.kind == .indication,
+                                                at: pdu.frame.timestamp)
+                else {
+                    report.notReplayed += 1
+                    continue
+                }
+                let ours = outputs.first { $0.first.map { ATTOpcode($0).kind == opcode.kind } ?? false }
+                if let ours, pdu.bytes.elementsEqual(ours) {
+                    report.matched += 1
+                    pushedIndication = pushedIndication || opcode.kind == .indication
+                } else {
+                    report.divergences.append(ReplayDivergence(index: i, input: pdu, expected: pdu, actual: ours,
+                                                               role: .server))
+                }
                 continue
             }
             if opcode.kind == .confirmation {
-                report.notReplayed += 1
+                // The captured client's confirmation goes to our server only when ours
+                // sent the indication it confirms; to a server that sent none it would be
+                // a protocol error.
+                if pushedIndication {
+                    _ = target.receive(pdu.bytes, at: pdu.frame.timestamp)
+                    pushedIndication = false
+                } else {
+                    report.notReplayed += 1
+                }
                 continue
             }
             let outputs = target.receive(pdu.bytes, at: pdu.frame.timestamp)
             // Only responses are compared; our server's own notifications or indications
             // are not answers to this input.
             let ours = outputs.first { $0.first.map { ATTOpcode($0).kind == .response } ?? false }
-            let captured = responseTo[i].map { Array(conversation.pdus[$0].bytes) }
+            let captured = responseTo[i].map { conversation.pdus[$0] }
             if opcode.kind != .request {
                 // Commands get no response; any response is a divergence.
                 if let ours {
@@ -57,7 +90,9 @@ public enum ServerReplay {
                 }
                 continue
             }
-            if ours == captured {
+            if let captured, let ours, captured.bytes.elementsEqual(ours) {
+                report.matched += 1
+            } else if captured == nil, ours == nil {
                 report.matched += 1
             } else {
                 report.divergences.append(ReplayDivergence(index: i, input: pdu, expected: captured, actual: ours))

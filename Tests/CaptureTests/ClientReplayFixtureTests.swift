@@ -6,40 +6,40 @@ import Testing
 
 /// Every fixture's server side replayed against our GATT client running the procedures
 /// the captured client ran. The divergences expected are listed with their causes; any
-/// other divergence, or one without an explanation, fails.
+/// other divergence, or one without a cause, fails.
 @Suite struct ClientReplayFixtureTests {
-    /// Expected divergences per fixture: (record of the captured client PDU, words of the explanation).
-    static let expected: [String: [(Int, String)]] = [
+    /// Expected divergences per fixture: (record of the captured client PDU, its cause).
+    static let expected: [String: [(Int, DivergenceCause)]] = [
         // Bumble's client reads Battery Level by UUID with one request; ours goes on.
-        "inproc_mtu185_central.btsnoop": [(103, "continues Read Using Characteristic UUID")],
-        "inproc_mtu185_peripheral.btsnoop": [(136, "continues Read Using Characteristic UUID")],
+        "inproc_mtu185_central.btsnoop": [(103, .readUsingUUIDContinues)],
+        "inproc_mtu185_peripheral.btsnoop": [(136, .readUsingUUIDContinues)],
         // btgatt-server refused the second part of a reliable write (its Device Name
         // quirk); btgatt-client executed anyway, ours cancels.
-        "kernel/bluez_hr_mtu517.btsnoop": [(323, "our client then cancels the queued writes")],
+        "kernel/bluez_hr_mtu517.btsnoop": [(323, .refusedPartCancelsQueue)],
         // gatttool's char-read-uuid sends one Read By Type; ours goes on.
-        "kernel/gatttool_vs_btgatt.btsnoop": [(461, "continues Read Using Characteristic UUID")],
+        "kernel/gatttool_vs_btgatt.btsnoop": [(461, .readUsingUUIDContinues)],
     ]
 
-    static func conversations(_ name: String) throws -> [ATTConversation] {
-        var seen: Set<[[UInt8]]> = []
-        return try ATTConversationCollector.conversations(path: Fixtures.capturePath(name)).filter {
-            seen.insert($0.pdus.map { Array($0.bytes) }).inserted
-        }
-    }
+    /// Matched PDUs per fixture, as `attune replay --as client` reports them.
+    static let matched: [String: Int] = [
+        "h4_rawcentral_bumble.btsnoop": 10, "h4_rawcentral_external.btsnoop": 10,
+        "h4_rawperipheral_bumble.btsnoop": 12, "h4_rawperipheral_external.btsnoop": 12,
+        "inproc_mtu185_central.btsnoop": 52, "inproc_mtu185_peripheral.btsnoop": 52,
+        "kernel/bluez_hr_mtu517.btsnoop": 52, "kernel/gatttool_vs_btgatt.btsnoop": 20,
+    ]
 
     @Test(arguments: Fixtures.captures)
     func replayAsClient(_ name: String) throws {
-        let reports = ClientReplay.run(try Self.conversations(name))
+        var session = try ReplaySession(path: Fixtures.capturePath(name), side: .client)
+        var reports: [ReplayReport] = []
+        while let step = try session.next() { reports.append(step.report) }
         let divergences = reports.flatMap(\.divergences)
         let matched = reports.reduce(0) { $0 + $1.matched }
-        #expect(matched > 0)
+        #expect(matched == Self.matched[name], "\(name)")
         let expected = Self.expected[name] ?? []
-        #expect(divergences.map(\.input.frame.recordIndex) == expected.map(\.0),
-                "\(name): \(divergences.map(\.description).joined(separator: "\n"))")
-        for (d, (_, words)) in zip(divergences, expected) {
-            #expect(d.explanation?.contains(words) == true, "\(name): \(d)")
-        }
-        print("replay as client: \(name): \(matched) matched, \(divergences.count) diverged, \(divergences.filter { $0.explanation != nil }.count) explained")
+        #expect(divergences.map(\.input.frame.recordIndex) == expected.map(\.0), "\(name)")
+        #expect(divergences.map(\.cause) == expected.map(\.1), "\(name)")
+        print("replay as client: \(name): \(matched) matched, \(divergences.count) diverged, \(divergences.filter { $0.cause != nil }.count) explained")
     }
 
     @Test func everyProcedureKindHasACommandOrAReason() {

@@ -40,6 +40,13 @@ extension CaptureReader {
                                byteOffset: start)
         }
         try require(24 &+ included, recordStart: start)
+        guard included <= original else {
+            throw corrupt("included length \(included) exceeds the original length \(original)", at: start)
+        }
+        guard Capture.btsnoopTimestamps.contains(stamp) else {
+            throw corrupt("timestamp 0x\(String(UInt64(bitPattern: stamp), radix: 16)) is outside the btsnoop range "
+                + "(the Unix epoch through year 9999)", at: start)
+        }
         let timestamp = stamp &- Capture.btsnoopEpochOffset
         let kind: CaptureRecord.Kind
         let direction: CaptureDirection

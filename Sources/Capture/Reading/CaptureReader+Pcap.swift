@@ -20,6 +20,7 @@ extension CaptureReader {
             throw CaptureError(.unsupportedLinkType(raw), recordIndex: nil, byteOffset: 20)
         }
         format = .pcap(linkType)
+        snapLength = Int(buffer.uint32(16, bigEndian: bigEndian))
         buffer.consume(24)
     }
 
@@ -37,6 +38,12 @@ extension CaptureReader {
                                byteOffset: start)
         }
         try require(16 &+ included, recordStart: start)
+        guard included <= original else {
+            throw corrupt("included length \(included) exceeds the original length \(original)", at: start)
+        }
+        guard snapLength == 0 || included <= snapLength else {
+            throw corrupt("included length \(included) exceeds the snapshot length \(snapLength)", at: start)
+        }
         let timestamp = seconds &* 1_000_000 &+ (nanoseconds ? fraction / 1000 : fraction)
         let record = try linkTypeRecord(linkType, dataOffset: 16, included: included, original: original,
                                         timestamp: timestamp, recordStart: start)

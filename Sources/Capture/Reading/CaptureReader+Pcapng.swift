@@ -90,6 +90,7 @@ extension CaptureReader {
         guard length >= 20 else { throw corrupt("interface block of \(length) bytes", at: start) }
         let raw = buffer.uint16(8, bigEndian: bigEndian)
         var interface = PcapngInterface(linkType: PcapLinkType(rawValue: UInt32(raw)), rawLinkType: raw)
+        interface.snapLength = Int(buffer.uint32(12, bigEndian: bigEndian))
         // Options: code, length, value padded to 4 bytes; code 9 is if_tsresol.
         var offset = 16
         let end = length &- 4
@@ -132,6 +133,9 @@ extension CaptureReader {
             guard included <= length &- 32 else {
                 throw corrupt("captured length \(included) overruns its \(length)-byte block", at: start)
             }
+            guard included <= original else {
+                throw corrupt("captured length \(included) exceeds the original length \(original)", at: start)
+            }
         default:
             guard length >= 16 else { throw corrupt("simple packet block of \(length) bytes", at: start) }
             interfaceID = 0
@@ -143,6 +147,9 @@ extension CaptureReader {
             throw corrupt("packet names interface \(interfaceID), only \(interfaces.count) described", at: start)
         }
         let interface = interfaces[interfaceID]
+        guard interface.snapLength == 0 || included <= interface.snapLength else {
+            throw corrupt("captured length \(included) exceeds the interface's snapshot length \(interface.snapLength)", at: start)
+        }
         guard let linkType = interface.linkType else {
             throw CaptureError(.unsupportedLinkType(UInt32(interface.rawLinkType)), recordIndex: recordCount, byteOffset: start)
         }

@@ -19,6 +19,8 @@ public struct CaptureReader {
     // pcap and pcapng state.
     var bigEndian = false
     var nanoseconds = false
+    /// The pcap header's snapshot length: no record includes more (0: no limit).
+    var snapLength = 0
     var interfaces: [PcapngInterface] = []
 
     /// Reads and checks the file header.

@@ -4,6 +4,8 @@ struct PcapngInterface {
     var rawLinkType: UInt16
     /// Timestamp units per second (if_tsresol; 10^6 by default).
     var ticksPerSecond: UInt64 = 1_000_000
+    /// SnapLen: no packet captures more (0: no limit).
+    var snapLength = 0
 
     /// Converts a timestamp in interface ticks to microseconds, without trapping on
     /// hostile values.

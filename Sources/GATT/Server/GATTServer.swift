@@ -19,6 +19,12 @@ public struct GATTServer: Sendable {
     public var database: AttributeDatabase { core.database }
     public var configuration: GATTServerConfiguration { core.configuration }
 
+    /// Changes the receive MTU offered to clients that connect from now on (their Exchange
+    /// MTU is answered with it); connected clients keep the one they got.
+    public mutating func setReceiveMTU(_ mtu: UInt16) {
+        core.configuration.rxMTU = mtu
+    }
+
     public init(database: AttributeDatabase, configuration: GATTServerConfiguration = .init(),
                 store: any BondedClientStore = InMemoryBondedClientStore()) {
         core = ServerCore(database: database, configuration: configuration)

@@ -16,16 +16,43 @@ public struct ConformanceSuite: Sendable {
         self.databases = databases
     }
 
+    /// Reads `gatt-dbs.json` only: the vectors are streamed by ``run(vectorsFile:role:only:_:)``.
+    public init(databasesFile: String) throws(ConformanceError) {
+        guard let d = FileManager.default.contents(atPath: databasesFile) else { throw .file("cannot read \(databasesFile)") }
+        self.init(vectors: [], databases: try Self.databases(d))
+    }
+
+    /// The databases of a file, a syntax error placed by path and byte.
+    static func databases(_ data: Data) throws(ConformanceError) -> [String: AttributeDatabase] {
+        do {
+            return try DatabaseJSON.databases(from: data, cccd: .stored)
+        } catch {
+            if case .json("$", _) = error, let fault = JSONSyntaxFault(in: [UInt8](data)) {
+                throw .database(.json(path: fault.path, reason: "at byte \(fault.offset): \(fault.reason)"))
+            }
+            throw .database(error)
+        }
+    }
+
+    /// Runs the vectors of `role` (both when nil), or only the one named `only`, as the
+    /// file is read: each result goes to `each` before the next vector is read, so memory
+    /// holds one vector. A malformed file throws after the results of the vectors before
+    /// the fault.
+    public func run(vectorsFile: String, role: ConformanceVector.Role? = nil, only: String? = nil,
+                    _ each: (ConformanceResult) -> Void) throws(ConformanceError) {
+        try ConformanceVector.forEach(inFile: vectorsFile) { (v: ConformanceVector) throws(ConformanceError) in
+            guard (role == nil || v.role == role) && (only == nil || v.id == only) else { return }
+            let outcome = v.role == .server ? server.run(v, databases: databases) : client.run(v, databases: databases)
+            each(ConformanceResult(id: v.id, role: v.role, outcome: outcome))
+        }
+    }
+
     /// Reads `gatt-vectors.json` and `gatt-dbs.json`.
     public init(vectorsFile: String, databasesFile: String) throws(ConformanceError) {
         guard let v = FileManager.default.contents(atPath: vectorsFile) else { throw .file("cannot read \(vectorsFile)") }
         guard let d = FileManager.default.contents(atPath: databasesFile) else { throw .file("cannot read \(databasesFile)") }
         let vectors = try ConformanceVector.load(from: v)
-        do {
-            self.init(vectors: vectors, databases: try DatabaseJSON.databases(from: d, cccd: .stored))
-        } catch {
-            throw .database(error)
-        }
+        self.init(vectors: vectors, databases: try Self.databases(d))
     }
 
     /// Runs the vectors of `role` (both when nil), or only the one named `only`.

@@ -44,41 +44,97 @@ public struct ConformanceVector: Sendable {
     /// The whole entry, for runners that need more.
     public var raw: JSONValue
 
-    /// All vectors of a `gatt-vectors.json` file.
+    /// All vectors of a `gatt-vectors.json` document.
     public static func load(from data: Data) throws(ConformanceError) -> [ConformanceVector] {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let tests = root["tests"] as? [[String: Any]] else {
-            throw .invalidVectors("expected an object with a \"tests\" array")
-        }
+        var reader = JSONStreamReader(bytes: [UInt8](data))
         var out: [ConformanceVector] = []
-        for (i, t) in tests.enumerated() {
-            guard let id = t["id"] as? String, let roleName = t["role"] as? String, let role = Role(rawValue: roleName),
-                  let exchange = t["exchange"] as? [[String: Any]] else {
-                throw .invalidVectors("tests[\(i)]: needs id, role and exchange")
-            }
-            let raw = JSONValue(foundation: t)
-            try checkNumbers(raw, index: i)
-            var steps: [Step] = []
-            for (k, e) in exchange.enumerated() {
-                guard let dirName = e["dir"] as? String, let dir = Direction(rawValue: dirName),
-                      let hex = e["pdu"] as? String, let pdu = parseHex(hex) else {
-                    throw .invalidVectors("tests[\(i)].exchange[\(k)] (\(id)): needs dir and hex pdu")
-                }
-                steps.append(Step(direction: dir, pdu: pdu, op: (e["op"] as? String) ?? "",
-                                  phase: (e["phase"] as? String) ?? "procedure",
-                                  expectNoIUTPDU: (e["expect_no_iut_pdu"] as? Bool) ?? false,
-                                  triggeredByAction: (e["trigger"] as? String) == "iut_action",
-                                  exceedsATTMTU: (e["exceeds_att_mtu"] as? Bool) ?? false))
-            }
-            let iut = t["iut"] as? [String: Any] ?? [:]
-            out.append(ConformanceVector(
-                id: id, role: role, database: t["database"] as? String,
-                rxMTU: raw["iut"]?["rx_mtu"]?.intValue.flatMap(UInt16.init(exactly:)) ?? 512, iutKind: (iut["kind"] as? String) ?? "",
-                securityLevel: (iut["security_level"] as? String) ?? "low", steps: steps,
-                action: t["iut_action"].map(JSONValue.init(foundation:)),
-                expect: t["expect"].map(JSONValue.init(foundation:)), raw: raw))
-        }
+        try read(&reader) { (v: ConformanceVector) throws(ConformanceError) in out.append(v) }
         return out
+    }
+
+    /// The vectors of a `gatt-vectors.json` file, one at a time as the file is read:
+    /// memory holds one vector. A malformed file is reported with the JSON path and byte
+    /// offset of the fault; the vectors before it were handed to `body` already.
+    public static func forEach(inFile path: String,
+                               _ body: (ConformanceVector) throws(ConformanceError) -> Void) throws(ConformanceError) {
+        var reader: JSONStreamReader
+        do { reader = try JSONStreamReader(path: path) } catch { throw .file("cannot read \(path)") }
+        defer { reader.close() }
+        try read(&reader, body)
+    }
+
+    static func read(_ reader: inout JSONStreamReader,
+                     _ body: (ConformanceVector) throws(ConformanceError) -> Void) throws(ConformanceError) {
+        var sawTests = false
+        var failure: ConformanceError?
+        do throws(JSONStreamReader.Failure) {
+            reader.skipSpace()
+            guard reader.peek() == 0x7B else {
+                throw reader.fail("$", reader.peek() == nil ? "empty file: expected an object with a \"tests\" array"
+                                                         : "expected an object with a \"tests\" array, found \(reader.found())")
+            }
+            try reader.object("$", depth: 0) { (r: inout JSONStreamReader, key: String, path: String) throws(JSONStreamReader.Failure) in
+                guard key == "tests", failure == nil else {
+                    _ = try r.value(path, depth: 1)
+                    return
+                }
+                sawTests = true
+                r.skipSpace()
+                guard r.peek() == 0x5B else { throw r.fail(path, "expected an array of test vectors, found \(r.found())") }
+                try r.array(path, depth: 1) { (r: inout JSONStreamReader, i: Int, p: String) throws(JSONStreamReader.Failure) in
+                    r.skipSpace()
+                    let start = r.offset
+                    let test = try r.value(p, depth: 2)
+                    guard failure == nil else { return }
+                    do throws(ConformanceError) {
+                        guard case .object = test else {
+                            throw ConformanceError.invalidVectors("\(p) at byte \(start): expected a test vector object, not \(shown(test))")
+                        }
+                        try body(try vector(test, index: i, at: start))
+                    } catch {
+                        failure = error
+                        throw JSONStreamReader.Failure(path: "", offset: 0, reason: "")
+                    }
+                }
+            }
+            try reader.end()
+        } catch {
+            if let failure { throw failure }
+            throw .invalidVectors(error.description)
+        }
+        guard sawTests else { throw .invalidVectors("$: expected an object with a \"tests\" array") }
+    }
+
+    /// One vector from its JSON; problems name `tests[index]` and its byte offset.
+    static func vector(_ t: JSONValue, index i: Int, at offset: Int) throws(ConformanceError) -> ConformanceVector {
+        let place = "tests[\(i)] (at byte \(offset))"
+        guard let id = t["id"]?.stringValue, let roleName = t["role"]?.stringValue, let role = Role(rawValue: roleName),
+              let exchange = t["exchange"]?.arrayValue else {
+            throw .invalidVectors("\(place): needs id, role and exchange")
+        }
+        do { try checkNumbers(t, index: i) } catch {
+            if case let .invalidVectors(why) = error { throw .invalidVectors(why + " (test at byte \(offset))") }
+            throw error
+        }
+        var steps: [Step] = []
+        for (k, e) in exchange.enumerated() {
+            guard let dirName = e["dir"]?.stringValue, let dir = Direction(rawValue: dirName),
+                  let hex = e["pdu"]?.stringValue, let pdu = parseHex(hex) else {
+                throw .invalidVectors("tests[\(i)].exchange[\(k)] (\(id), test at byte \(offset)): needs dir and hex pdu")
+            }
+            steps.append(Step(direction: dir, pdu: pdu, op: e["op"]?.stringValue ?? "",
+                              phase: e["phase"]?.stringValue ?? "procedure",
+                              expectNoIUTPDU: e["expect_no_iut_pdu"]?.boolValue ?? false,
+                              triggeredByAction: e["trigger"]?.stringValue == "iut_action",
+                              exceedsATTMTU: e["exceeds_att_mtu"]?.boolValue ?? false))
+        }
+        // checkNumbers has refused an rx_mtu outside 23…65535; absent, it is the
+        // conventions' default.
+        let rxMTU = t["iut"]?["rx_mtu"]?.intValue.flatMap(UInt16.init(exactly:)) ?? 512
+        return ConformanceVector(
+            id: id, role: role, database: t["database"]?.stringValue, rxMTU: rxMTU,
+            iutKind: t["iut"]?["kind"]?.stringValue ?? "", securityLevel: t["iut"]?["security_level"]?.stringValue ?? "low",
+            steps: steps, action: t["iut_action"], expect: t["expect"], raw: t)
     }
 }
 

@@ -1,0 +1,139 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `attune replay` streams a capture conversation by conversation: its peak RSS, measured
+/// for its own process, is bounded by the largest conversation, not by the file.
+@Suite struct ReplayStreamTests {
+    @Test(.timeLimit(.minutes(10)))
+    func aLargeCaptureReplaysInBoundedMemory() async throws {
+        let path = AttuneProcess.temporaryFile(".btsnoop")
+        defer { unlink(path) }
+        var capture = try SyntheticConversations(path: path)
+        // 2,500 connections of 112 PDUs: 280,000 ATT PDUs.
+        for _ in 0..<2_500 { try capture.writeConversation(rounds: 50) }
+        _ = try capture.writer.finish()
+        #expect(capture.written == 280_000)
+        for side in ["server", "client"] {
+            let child = try ReplayChild(["replay", path, "--as", side])
+            var conversations = 0, peak = 0
+            var last = ""
+            while let line = try await offPool({ child.readLine() }) {
+                last = line
+                guard line.contains(": 112 ATT PDUs") else { continue }
+                conversations += 1
+                // The high-water mark as the replay goes: output lines are the events.
+                if conversations % 100 == 0 { peak = max(peak, child.highWaterKilobytes()) }
+            }
+            let status = child.wait()
+            #expect(status == 0)
+            #expect(last.hasPrefix("140000 matched, 0 diverged"), "\(side): \(last)")
+            #expect(conversations == 2_500)
+            #expect(peak > 1024, "the high-water mark was read")
+            #expect(peak < 64 * 1024, "replay --as \(side) of 280,000 PDUs peaked at \(peak) kB")
+            print("replay --as \(side) of 280,000 PDUs over 2,500 connections: peak RSS (VmHWM) \(peak) kB")
+        }
+    }
+
+    /// An endless capture written into a FIFO replays as it arrives: each conversation's
+    /// report line is the event the test waits for, and the replay's resident set is the
+    /// same after 2,000 conversations as after 200.
+    @Test(.timeLimit(.minutes(5)))
+    func anEndlessCaptureThroughAFIFOReplaysUntilKilled() async throws {
+        let fifo = AttuneProcess.temporaryFile(".fifo")
+        guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        defer { unlink(fifo) }
+        signal(SIGPIPE, SIG_IGN)
+        let child = try ReplayChild(["replay", fifo, "--as", "server"])
+        // The writer stops when the replay is killed and the FIFO has no reader (EPIPE).
+        let writer = Thread {
+            guard var capture = try? SyntheticConversations(path: fifo) else { return }
+            while (try? capture.writeConversation(rounds: 20)) != nil {}
+        }
+        writer.start()
+        var conversations = 0
+        var early = 0, late = 0
+        var lastReport = ""
+        while conversations < 2_000, let line = try await offPool({ child.readLine() }) {
+            if line.contains(": 52 ATT PDUs") { conversations += 1 }
+            if line.contains("matched,") { lastReport = line }
+            if conversations == 200, early == 0 { early = child.residentKilobytes() }
+        }
+        late = child.residentKilobytes()
+        let peak = child.highWaterKilobytes()
+        child.kill()
+        #expect(conversations == 2_000, "\(lastReport)")
+        #expect(lastReport.contains("26 matched, 0 diverged"), "\(lastReport)")
+        #expect(early > 1024 && late > 1024, "the resident set was read")
+        #expect(late - early < 8 * 1024, "resident set \(early) kB after 200 conversations, \(late) kB after 2,000")
+        #expect(peak < 64 * 1024, "peak RSS \(peak) kB")
+        print("replay of an endless FIFO: resident \(early) kB after 200 conversations, \(late) kB after 2,000, peak (VmHWM) \(peak) kB")
+    }
+}
+
+/// `attune` running with its stdout in a pipe that the test reads line by line.
+final class ReplayChild: @unchecked Sendable {
+    let pid: pid_t
+    let output: UnsafeMutablePointer<FILE>
+
+    init(_ arguments: [String]) throws {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EIO) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        let argv = [AttuneProcess.executable.path] + arguments
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for a in cArguments { free(a) } }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, argv[0], &actions, nil, &cArguments, environ)
+        close(pipeEnds[1])
+        guard spawned == 0, let stream = fdopen(pipeEnds[0], "r") else {
+            throw AttuneProcess.SpawnFailed(arguments: arguments, errno: spawned)
+        }
+        pid = child
+        output = stream
+    }
+
+    /// The next line the command printed; nil when its output ends.
+    func readLine() -> String? {
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        guard getline(&line, &capacity, output) >= 0, let line else { return nil }
+        return String(cString: line).trimmingCharacters(in: .newlines)
+    }
+
+    /// VmRSS of the running command, in kB.
+    func residentKilobytes() -> Int { statusField("VmRSS:") }
+
+    /// VmHWM, the command's peak resident set so far, in kB. (wait4's ru_maxrss would
+    /// not do: a process spawned from this one inherits the test process's high-water
+    /// mark through exec.)
+    func highWaterKilobytes() -> Int { statusField("VmHWM:") }
+
+    func statusField(_ name: String) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) })
+        else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    /// Waits for the command to exit; its exit status.
+    func wait() -> Int32 {
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+        fclose(output)
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// Kills the command and reaps it.
+    func kill() {
+        Glibc.kill(pid, SIGKILL)
+        _ = wait()
+    }
+}
