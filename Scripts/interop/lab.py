@@ -484,6 +484,25 @@ class Lab:
             except Exception as error:
                 return {"paired": False, "error": repr(error),
                         "reason": getattr(error, "error_code", None)}
+        if name == "connect-pair":
+            # connect-pair TARGET: the first central connects to TARGET (a random address,
+            # or an advertised name to scan for) and pairs with its default configuration
+            # (LE Secure Connections, NoInputNoOutput), then reports whether the link
+            # encrypted and how long pairing took on Bumble's clock.
+            try:
+                target = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS)
+            except Exception:
+                target = words[1]
+            connection = await asyncio.wait_for(self.first_central().connect(
+                target, own_address_type=hci.OwnAddressType.RANDOM), 10)
+            started = time.monotonic()
+            try:
+                await asyncio.wait_for(connection.pair(), 10)
+            except Exception as error:
+                return {"paired": False, "error": repr(error),
+                        "reason": getattr(error, "error_code", None)}
+            return {"paired": True, "encrypted": bool(connection.encryption),
+                    "pairing_ms": round((time.monotonic() - started) * 1000, 3)}
         if name == "connect":
             address = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS
                                   if (len(words) < 3 or words[2] == "random")
