@@ -501,8 +501,14 @@ class Lab:
             except Exception as error:
                 return {"paired": False, "error": repr(error),
                         "reason": getattr(error, "error_code", None)}
-            return {"paired": True, "encrypted": bool(connection.encryption),
-                    "pairing_ms": round((time.monotonic() - started) * 1000, 3)}
+            pairing_ms = round((time.monotonic() - started) * 1000, 3)
+            fields = {"paired": True, "encrypted": bool(connection.encryption), "pairing_ms": pairing_ms}
+            if len(words) > 2 and words[2] == "read":
+                # connect-pair TARGET read: then read the --protected value over the encrypted link.
+                values = await asyncio.wait_for(
+                    connection.gatt_client.read_characteristics_by_uuid(UUID(PROTECTED_UUID), None), 5)
+                fields["read"] = [bytes(v).hex() for v in values]
+            return fields
         if name == "connect":
             address = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS
                                   if (len(words) < 3 or words[2] == "random")

@@ -15,7 +15,9 @@ struct PairingInteropTests {
 
     @Test("our central reads an encryption-only value: Secure Connections Just Works with Bumble, then the read succeeds")
     func readPairsJustWorks() async throws {
-        let lab = try await InteropLab.start(role: "peripheral", arguments: ["--protected"])
+        // Device 0 is the peripheral we pair with; devices 1 and 2 pair with each other
+        // afterwards, for Bumble's own figure in the same run.
+        let lab = try await InteropLab.start(role: "peripheral,peripheral,central", devices: 3, arguments: ["--protected"])
         defer { lab.stop() }
         let capturePath = FileManager.default.temporaryDirectory
             .appendingPathComponent("api-pairing-\(UUID().uuidString).btsnoop").path
@@ -44,8 +46,15 @@ struct PairingInteropTests {
         #expect(encryption.bool("encrypted") == true)
         #expect(!lab.events.contains { $0.name == "pairing_failure" }, "\(lab.events)")
         let bumbleSeconds = (Self.time(paired) ?? 0) - (Self.time(pairingStart) ?? 0)
-        print("pairing (LE SC Just Works) against Bumble: read with pairing took \(elapsed); "
-              + "Bumble saw pairing start → keys in \(Int(bumbleSeconds * 1000)) ms")
+
+        // Bumble's own figure: its central pairs with its second peripheral, the same way.
+        let address = try #require(lab.ready.device(1, "address"))
+        let between = try await lab.run("connect-pair \(address) read", timeout: .seconds(30))
+        #expect(between.bool("paired") == true, "\(between)")
+        #expect(between.line.contains(Array("attune-encrypted".utf8).map { String(format: "%02x", $0) }.joined()), "\(between)")
+        print("pairing (LE SC Just Works): our central with Bumble's peripheral, read with pairing \(elapsed), "
+              + "Bumble saw pairing start → keys in \(Int(bumbleSeconds * 1000)) ms; "
+              + "Bumble central with Bumble peripheral: pair() took \(between.line)")
 
         await central.cancelConnection(peripheral)
         _ = try await lab.waitFor("disconnected")
