@@ -88,6 +88,21 @@ struct HCIEncryptionTests {
         #expect(controller.host.isEncrypted(0x01) == true)
     }
 
+    @Test("Encryption Change for a handle with no connection is a warning, not an event; a failed one leaves the state")
+    func encryptionChangeHostile() {
+        var controller = Self.pairingHost(role: 0)
+        controller.receive([0x04, 0x08, 0x04, 0x00, 0x07, 0x00, 0x01])
+        #expect(!controller.delivered.contains { if case .encryptionChanged = $0 { true } else { false } })
+        #expect(controller.warnings.contains(.eventForUnknownHandle("Encryption Change", 0x07)))
+        controller.receive([0x04, 0x08, 0x04, 0x06, 0x01, 0x00, 0x01])
+        #expect(controller.host.isEncrypted(0x01) == false, "an error status does not turn encryption on")
+        controller.receive([0x04, 0x30, 0x03, 0x00, 0x09, 0x00])
+        #expect(controller.warnings.contains(.eventForUnknownHandle("Encryption Key Refresh Complete", 0x09)))
+        controller.receive([0x04, 0x30, 0x01, 0x00])
+        #expect(controller.warnings.contains { if case .malformedEvent = $0 { true } else { false } })
+        #expect(controller.closed == nil)
+    }
+
     @Test("a refused LE Enable Encryption fails its request with the HCI status; a peripheral may not start encryption")
     func encryptionRefused() {
         var controller = Self.pairingHost(role: 0)
