@@ -242,6 +242,27 @@ struct UserlandSecurityTests {
         }
     }
 
+    @Test("hostile SMP bytes from the peer: never a crash, never encryption, every refusal bounded")
+    func hostileSMP() {
+        var harness = Harness()
+        harness.peerAnswers = false
+        var seed: UInt64 = 0x5EED_0013
+        func next() -> UInt64 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return seed >> 33
+        }
+        for _ in 0..<2_000 {
+            let length = Int(next() % 70)
+            var pdu = (0..<length).map { _ in UInt8(truncatingIfNeeded: next()) }
+            // Mostly real codes, so the manager's states are reached, not only its decoder.
+            if !pdu.isEmpty { pdu[0] = UInt8(next() % 0x10) }
+            harness.receive(Harness.smpACL(pdu))
+        }
+        #expect(harness.lastEnableEncryption == nil, "no encryption without a completed pairing")
+        #expect(harness.host.connectionHandles == [Self.handle])
+        #expect(harness.smpSent.count <= 2_000, "at most one answer per PDU: \(harness.smpSent.count)")
+    }
+
     @Test("snoop captures carry LE Enable Encryption and LTK Request Reply with the key zeroed")
     func keysMasked() {
         let key = LinkKeyMaterial(Array(1...16))!
