@@ -13,6 +13,10 @@ commands from stdin. It stops by itself after --lifetime seconds, or when stdin 
 Roles for the Bumble devices:
   peripheral  a GATT server with the interop database, advertising by name;
   central     a device that connects to our advertiser on command and acts as judge.
+
+With --protected, each peripheral also serves a service whose one characteristic can only
+be read over an encrypted link (Insufficient Encryption otherwise), and accepts LE Secure
+Connections Just Works pairing (NoInputNoOutput, no MITM, bonding).
 """
 
 import argparse
@@ -25,7 +29,7 @@ import struct
 import sys
 import time
 
-from bumble import att, gatt, hci, l2cap
+from bumble import att, gatt, hci, l2cap, pairing
 from bumble.controller import Controller
 from bumble.core import UUID, AdvertisingData
 from bumble.device import Device, DeviceConfiguration
@@ -50,6 +54,11 @@ INCLUDING_UUID = "7a7e0010-5d4c-4f8e-9a64-0c3f1e2b6a10"
 SECONDARY_UUID = "7a7e0011-5d4c-4f8e-9a64-0c3f1e2b6a10"
 SECONDARY_VALUE_UUID = "7a7e0012-5d4c-4f8e-9a64-0c3f1e2b6a10"
 
+# The --protected service: its characteristic needs an encrypted link to be read.
+PROTECTED_SERVICE_UUID = "7a7e0020-5d4c-4f8e-9a64-0c3f1e2b6a10"
+PROTECTED_UUID = "7a7e0021-5d4c-4f8e-9a64-0c3f1e2b6a10"
+PROTECTED_VALUE = b"attune-encrypted"
+
 # 300 bytes whose content encodes their offset, so a wrong blob offset shows.
 LONG_READ_VALUE = bytes((i * 7 + 3) & 0xFF for i in range(300))
 BY_UUID_VALUE = b"attune-by-uuid"
@@ -68,12 +77,13 @@ def emit(event: str, **fields) -> None:
 class Peripheral:
     """A Bumble GATT server with the interop database."""
 
-    def __init__(self, device: Device, notify_count: int, mtu: int = 247) -> None:
+    def __init__(self, device: Device, notify_count: int, mtu: int = 247, protected: bool = False) -> None:
         self.device = device
         self.notify_count = notify_count
         # 23 leaves the default ATT_MTU in place: no exchange, smallest PDUs.
         self.mtu = mtu
         self.long_write_value = b""
+        self.protected = None
 
         def raise_error(_connection):
             raise att.ATT_Error(CALLBACK_ERROR_CODE)
@@ -128,10 +138,24 @@ class Peripheral:
         for attribute in device.gatt_server.attributes:
             if isinstance(attribute, gatt.IncludedServiceDeclaration) and len(bytes(attribute.service.uuid)) == 16:
                 attribute.value = struct.pack("<HH", attribute.service.handle, attribute.service.end_group_handle)
+        if protected:
+            # Last, so no handle of the services above moves. Bumble's server checks
+            # READ_REQUIRES_ENCRYPTION itself (0x0F Insufficient Encryption).
+            self.protected = gatt.Characteristic(
+                PROTECTED_UUID, gatt.Characteristic.Properties.READ,
+                gatt.Characteristic.READABLE | gatt.Characteristic.READ_REQUIRES_ENCRYPTION,
+                PROTECTED_VALUE)
+            device.add_service(gatt.Service(PROTECTED_SERVICE_UUID, [self.protected]))
+            # Secure Connections Just Works: no IO, no MITM, bonding asked.
+            device.pairing_config_factory = lambda _connection: pairing.PairingConfig(
+                sc=True, mitm=False, bonding=True,
+                delegate=pairing.PairingDelegate(
+                    io_capability=pairing.PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT))
         device.on("characteristic_subscription", self.on_subscription)
 
     def handles(self) -> dict:
-        return {
+        extra = {"protected": self.protected.handle} if self.protected is not None else {}
+        return extra | {
             "long_read": self.long_read.handle,
             "long_write": self.long_write.handle,
             "by_uuid": self.by_uuid.handle,
@@ -364,7 +388,8 @@ class Lab:
             self.devices.append(device)
             role = self.role(index)
             if role == "peripheral":
-                self.peripherals.append(Peripheral(device, self.args.notify_count))
+                self.peripherals.append(Peripheral(device, self.args.notify_count,
+                                                   protected=self.args.protected))
             await device.power_on()
             if role == "peripheral":
                 await self.peripherals[-1].start()
@@ -398,7 +423,25 @@ class Lab:
         def on_update_failure(error):
             emit("parameters_failure", handle=connection.handle, error=str(error))
 
+        def on_pairing_start():
+            emit("pairing_start", handle=connection.handle)
+
+        def on_pairing(keys):
+            # Never the keys themselves: only which kinds were distributed.
+            emit("paired", handle=connection.handle,
+                 ltk=keys.ltk is not None, irk=keys.irk is not None)
+
+        def on_pairing_failure(reason):
+            emit("pairing_failure", handle=connection.handle, reason=int(reason))
+
+        def on_encryption_change():
+            emit("encryption", handle=connection.handle, encrypted=bool(connection.encryption))
+
         connection.on("disconnection", on_disconnection)
+        connection.on("pairing_start", on_pairing_start)
+        connection.on("pairing", on_pairing)
+        connection.on("pairing_failure", on_pairing_failure)
+        connection.on("connection_encryption_change", on_encryption_change)
         connection.on("connection_parameters_update", on_update)
         connection.on("connection_parameters_update_failure", on_update_failure)
         connection.on("connection_att_mtu_update",
@@ -441,6 +484,31 @@ class Lab:
             except Exception as error:
                 return {"paired": False, "error": repr(error),
                         "reason": getattr(error, "error_code", None)}
+        if name == "connect-pair":
+            # connect-pair TARGET: the first central connects to TARGET (a random address,
+            # or an advertised name to scan for) and pairs with its default configuration
+            # (LE Secure Connections, NoInputNoOutput), then reports whether the link
+            # encrypted and how long pairing took on Bumble's clock.
+            try:
+                target = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS)
+            except Exception:
+                target = words[1]
+            connection = await asyncio.wait_for(self.first_central().connect(
+                target, own_address_type=hci.OwnAddressType.RANDOM), 10)
+            started = time.monotonic()
+            try:
+                await asyncio.wait_for(connection.pair(), 10)
+            except Exception as error:
+                return {"paired": False, "error": repr(error),
+                        "reason": getattr(error, "error_code", None)}
+            pairing_ms = round((time.monotonic() - started) * 1000, 3)
+            fields = {"paired": True, "encrypted": bool(connection.encryption), "pairing_ms": pairing_ms}
+            if len(words) > 2 and words[2] == "read":
+                # connect-pair TARGET read: then read the --protected value over the encrypted link.
+                values = await asyncio.wait_for(
+                    connection.gatt_client.read_characteristics_by_uuid(UUID(PROTECTED_UUID), None), 5)
+                fields["read"] = [bytes(v).hex() for v in values]
+            return fields
         if name == "connect":
             address = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS
                                   if (len(words) < 3 or words[2] == "random")
@@ -587,6 +655,8 @@ def main() -> None:
     parser.add_argument("--notify-count", type=int, default=3)
     parser.add_argument("--snoop-dir")
     parser.add_argument("--lifetime", type=float, default=60.0)
+    parser.add_argument("--protected", action="store_true",
+                        help="peripherals serve a characteristic that needs encryption, and pair Just Works")
     args = parser.parse_args()
     # SIGTERM must still close the snoop files, which Bumble does not flush per packet.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

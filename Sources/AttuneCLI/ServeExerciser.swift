@@ -28,6 +28,9 @@ enum ServeExerciser {
                 } catch .securityUnavailable(let why) {
                     // The value needs a more secure link than this transport can make.
                     Output.status("test central: \(c.uuid): \(why)")
+                } catch .securityFailed(let why) {
+                    // Pairing was tried and failed: an answer worth seeing too.
+                    Output.status("test central: \(c.uuid): \(why)")
                 }
                 if !c.properties.isDisjoint(with: [.notify, .indicate]) {
                     try await peripheral.setNotifyValue(true, for: c)

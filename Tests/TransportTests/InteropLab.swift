@@ -92,7 +92,7 @@ final class InteropLab: Sendable {
 
     /// Launches the lab; ``start(role:hostControllers:devices:notifyCount:lifetime:name:)`` also waits for it.
     private init(role: String, hostControllers: Int = 1, devices: Int = 1, notifyCount: Int = 3,
-         lifetime: Int = 60, name: String = #function) throws {
+         lifetime: Int = 60, arguments: [String] = [], name: String = #function) throws {
         try Self.ensureSetup()
         let safeName = name.filter { $0.isLetter || $0.isNumber }
         captureDirectory = URL(fileURLWithPath: NSTemporaryDirectory())
@@ -103,7 +103,7 @@ final class InteropLab: Sendable {
         process.arguments = [Self.interopDirectory.appendingPathComponent("lab.py").path,
                              "--role", role, "--host-controllers", String(hostControllers),
                              "--devices", String(devices), "--notify-count", String(notifyCount),
-                             "--lifetime", String(lifetime), "--snoop-dir", captureDirectory.path]
+                             "--lifetime", String(lifetime), "--snoop-dir", captureDirectory.path] + arguments
         let stdinPipe = Pipe(), stdoutPipe = Pipe(), stderrPipe = Pipe()
         process.standardInput = stdinPipe
         process.standardOutput = stdoutPipe
@@ -140,11 +140,12 @@ final class InteropLab: Sendable {
         }
     }
 
-    /// Starts a lab and waits (without blocking a thread) for its ready line.
+    /// Starts a lab and waits (without blocking a thread) for its ready line. `arguments`
+    /// go to lab.py as they are (`--protected`, say).
     static func start(role: String, hostControllers: Int = 1, devices: Int = 1, notifyCount: Int = 3,
-                      lifetime: Int = 60, name: String = #function) async throws -> InteropLab {
+                      lifetime: Int = 60, arguments: [String] = [], name: String = #function) async throws -> InteropLab {
         let lab = try InteropLab(role: role, hostControllers: hostControllers, devices: devices,
-                                 notifyCount: notifyCount, lifetime: lifetime, name: name)
+                                 notifyCount: notifyCount, lifetime: lifetime, arguments: arguments, name: name)
         do {
             // Python importing Bumble while the whole suite starts beside it can take
             // well over 30 s on two cores: this is a wait for an event, not a delay.

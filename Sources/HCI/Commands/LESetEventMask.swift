@@ -14,6 +14,9 @@ public struct LESetEventMask: HCICommand, Hashable {
     public static let leHost: UInt64 = 1 << 0 | 1 << 1 | 1 << 2 | 1 << 3 | 1 << 6 | 1 << 9
         | 1 << 11 | 1 << 12 | 1 << 16 | 1 << 17
 
+    /// LE Long Term Key Request (subevent 0x05), for a host whose Security Manager answers it.
+    public static let longTermKeyRequest: UInt64 = 1 << 4
+
     public init(mask: UInt64 = LESetEventMask.leHost) { self.mask = mask }
     public func encodeParameters(into buffer: inout [UInt8]) { buffer.appendLittleEndian(mask) }
 }

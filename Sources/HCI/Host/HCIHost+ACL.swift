@@ -41,6 +41,8 @@ extension HCIHost {
             if let parameters = outcome.acceptedParameters {
                 commands.enqueue(LEConnectionUpdate(connectionHandle: handle, parameters: parameters), .internal)
             }
+        case .securityManager where configuration.pairingEnabled:
+            output.events.append(.securityManagerData(handle: handle, pdu: Array(frame.payload)))
         case .securityManager:
             if let reply = SecurityManagerRefusal.answer(to: frame.payload) {
                 sendFrame(handle, .securityManager, reply)

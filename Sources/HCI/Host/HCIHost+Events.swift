@@ -38,6 +38,11 @@ extension HCIHost {
         case .lePHYUpdateComplete(let update):
             output.events.append(.phyUpdated(update))
         case .encryptionChange(let change):
+            guard connections[change.handle] != nil else {
+                warn(.eventForUnknownHandle("Encryption Change", change.handle))
+                return
+            }
+            if change.status.isSuccess { connections[change.handle]?.isEncrypted = change.encryptionEnabled != 0 }
             output.events.append(.encryptionChanged(change))
         case .unknownLEMeta(let subevent, let parameters):
             if subevent == LEConnectionUpdateComplete.subevent {
@@ -46,10 +51,33 @@ extension HCIHost {
                 } catch {
                     warn(.malformedEvent(error))
                 }
+            } else if subevent == LELongTermKeyRequest.subevent, configuration.pairingEnabled {
+                do {
+                    let request = try LELongTermKeyRequest(decoding: parameters)
+                    guard connections[request.handle] != nil else {
+                        warn(.eventForUnknownHandle("LE Long Term Key Request", request.handle))
+                        return
+                    }
+                    output.events.append(.longTermKeyRequested(request))
+                } catch {
+                    warn(.malformedEvent(error))
+                }
             }
         case .unknown(let code, let parameters):
             // Hardware Error (0x10): the controller needs a reset; nothing it says can be trusted.
             if code == 0x10 { stop(.hardwareError(parameters.first ?? 0)) }
+            if code == EncryptionKeyRefreshComplete.code {
+                do {
+                    let refresh = try EncryptionKeyRefreshComplete(decoding: parameters)
+                    guard connections[refresh.handle] != nil else {
+                        warn(.eventForUnknownHandle("Encryption Key Refresh Complete", refresh.handle))
+                        return
+                    }
+                    output.events.append(.encryptionKeyRefreshed(refresh))
+                } catch {
+                    warn(.malformedEvent(error))
+                }
+            }
         }
     }
 

@@ -6,7 +6,10 @@ extension HCIHost {
         case .readLocalSupportedCommands: commands.enqueue(ReadLocalSupportedCommands(), purpose)
         case .readLocalSupportedFeatures: commands.enqueue(ReadLocalSupportedFeatures(), purpose)
         case .setEventMask: commands.enqueue(SetEventMask(), purpose)
-        case .leSetEventMask: commands.enqueue(LESetEventMask(), purpose)
+        case .leSetEventMask:
+            // LE Long Term Key Request (bit 4) only when a Security Manager answers it.
+            let mask = LESetEventMask.leHost | (configuration.pairingEnabled ? LESetEventMask.longTermKeyRequest : 0)
+            commands.enqueue(LESetEventMask(mask: mask), purpose)
         case .leReadLocalSupportedFeatures: commands.enqueue(LEReadLocalSupportedFeatures(), purpose)
         case .leReadBufferSize: commands.enqueue(LEReadBufferSize(), purpose)
         case .leReadBufferSizeV2: commands.enqueue(LEReadBufferSizeV2(), purpose)

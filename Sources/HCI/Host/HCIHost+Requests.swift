@@ -91,6 +91,29 @@ extension HCIHost {
             }
             acl.enqueue(handle, packets)
             complete(id, .success(.done))
+        case .startEncryption(let handle, let random, let ediv, let key):
+            guard let connection = connections[handle] else {
+                complete(id, .failure(.unknownConnection(handle)))
+                return
+            }
+            guard connection.info.role == .central else {
+                complete(id, .failure(.invalidRequest("only the central starts encryption (Vol 4 Part E §7.8.24)")))
+                return
+            }
+            commands.enqueue(LEEnableEncryption(connectionHandle: handle, random: random, encryptedDiversifier: ediv,
+                                                longTermKey: key), .request(id, last: true))
+        case .longTermKeyReply(let handle, let key):
+            guard connections[handle] != nil else {
+                complete(id, .failure(.unknownConnection(handle)))
+                return
+            }
+            commands.enqueue(LELongTermKeyRequestReply(connectionHandle: handle, longTermKey: key), .request(id, last: true))
+        case .longTermKeyNegativeReply(let handle):
+            guard connections[handle] != nil else {
+                complete(id, .failure(.unknownConnection(handle)))
+                return
+            }
+            commands.enqueue(LELongTermKeyRequestNegativeReply(connectionHandle: handle), .request(id, last: true))
         case .rawCommand(let opcode, let parameters):
             guard parameters.count <= 255 else {
                 complete(id, .failure(.invalidRequest("command parameters exceed 255 bytes")))

@@ -59,6 +59,10 @@ public struct HCIHost: Sendable {
     /// The live connection with this handle.
     public func connection(_ handle: UInt16) -> ConnectionInfo? { connections[handle]?.info }
 
+    /// Whether the link is encrypted, as the last Encryption Change reported; nil when no
+    /// connection has this handle.
+    public func isEncrypted(_ handle: UInt16) -> Bool? { connections[handle]?.isEncrypted }
+
     /// Starts the initialisation sequence with HCI_Reset.
     public mutating func start(at now: MonotonicTime, into out: inout HostOutput) {
         guard phase == .idle else { return }

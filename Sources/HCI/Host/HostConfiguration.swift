@@ -24,10 +24,18 @@ public struct HostConfiguration: Hashable, Sendable {
     /// sends fail with ``HostError/busy(_:)``.
     public var maximumQueuedACLPackets: Int
 
+    /// A Security Manager above the host pairs: SMP PDUs are delivered as
+    /// ``HostEvent/securityManagerData(handle:pdu:)`` and LTK requests as
+    /// ``HostEvent/longTermKeyRequested(_:)``, for it to answer. Off, the host answers every
+    /// pairing attempt with Pairing Failed (Pairing Not Supported) and the controller
+    /// refuses LTK requests itself.
+    public var pairingEnabled: Bool
+
     public init(randomAddress: BluetoothAddress? = nil, commandTimeout: Duration = .seconds(5),
                 commandSet: CommandSet = .automatic, acceptableIntervalRange: ClosedRange<UInt16> = 0x0006...0x0C80,
                 maximumAcceptableLatency: UInt16 = 0x01F3, maximumL2CAPFrameLength: Int = 4096,
-                maximumQueuedACLPackets: Int = 4096) {
+                maximumQueuedACLPackets: Int = 4096, pairingEnabled: Bool = false) {
+        self.pairingEnabled = pairingEnabled
         self.randomAddress = randomAddress
         self.commandTimeout = commandTimeout
         self.commandSet = commandSet

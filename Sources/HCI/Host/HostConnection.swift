@@ -3,4 +3,6 @@ struct HostConnection: Sendable {
     var info: ConnectionInfo
     /// The disconnect request waiting for Disconnection Complete.
     var pendingDisconnect: HostRequestID?
+    /// The link's encryption, as the last Encryption Change reported it.
+    var isEncrypted = false
 }

@@ -25,7 +25,20 @@ public enum HostEvent: Hashable, Sendable {
     case signalingCommandRejected(handle: UInt16, reason: UInt16)
     case dataLengthChanged(LEDataLengthChange)
     case phyUpdated(LEPHYUpdateComplete)
+    /// The link's encryption turned on or off, or failed to start (Encryption Change, v1 or
+    /// v2): `encryptionEnabled` is the link's new state when the status is success.
     case encryptionChanged(EncryptionChange)
+    /// An encrypted link was encrypted again with a new key (Encryption Key Refresh
+    /// Complete): with status success it is still encrypted, with the new key.
+    case encryptionKeyRefreshed(EncryptionKeyRefreshComplete)
+    /// An SMP PDU arrived on the Security Manager fixed channel (CID 0x0006); only with
+    /// ``HostConfiguration/pairingEnabled`` (else the host refuses pairing itself).
+    case securityManagerData(handle: UInt16, pdu: [UInt8])
+    /// The central asked to encrypt a link on which we are the peripheral; answer with
+    /// ``HostRequest/longTermKeyReply(handle:longTermKey:)`` or
+    /// ``HostRequest/longTermKeyNegativeReply(handle:)``. Only with
+    /// ``HostConfiguration/pairingEnabled`` (else the controller answers negatively itself).
+    case longTermKeyRequested(LELongTermKeyRequest)
     /// Input the host discarded and kept going.
     case warning(HostWarning)
 }

@@ -15,9 +15,18 @@ public enum HostRequest: Hashable, Sendable {
     case cancelConnect
     /// Completes with the reason from Disconnection Complete.
     case disconnect(handle: UInt16, reason: UInt8)
-    /// Sends an L2CAP basic frame payload on a channel of a connection. Completes once
+    /// Sends an L2CAP basic frame payload on a channel of a connection (SMP PDUs go on
+    /// ``L2CAPChannelID/securityManager``). Completes once
     /// queued; fragmentation and flow control happen inside the host.
     case sendL2CAP(handle: UInt16, channel: L2CAPChannelID, payload: [UInt8])
+    /// Central: starts (or refreshes) encryption of a link with this key (HCI LE Enable
+    /// Encryption). Completes on the controller's Command Status; the outcome arrives as
+    /// ``HostEvent/encryptionChanged(_:)`` or ``HostEvent/encryptionKeyRefreshed(_:)``.
+    case startEncryption(handle: UInt16, random: UInt64, encryptedDiversifier: UInt16, longTermKey: LinkKeyMaterial)
+    /// Peripheral: answers ``HostEvent/longTermKeyRequested(_:)`` with the key.
+    case longTermKeyReply(handle: UInt16, longTermKey: LinkKeyMaterial)
+    /// Peripheral: answers ``HostEvent/longTermKeyRequested(_:)`` with no key.
+    case longTermKeyNegativeReply(handle: UInt16)
     /// Sends any HCI command and completes with its return parameters.
     case rawCommand(opcode: HCIOpcode, parameters: [UInt8])
 }

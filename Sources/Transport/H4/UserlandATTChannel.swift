@@ -77,6 +77,12 @@ public final class UserlandATTChannel: Sendable {
     /// Returns once ``canSend`` is true, or the link is gone.
     public func sendReady() async { await host.sendReady(on: connection.handle) }
 
+    /// Pairs with the peer, or joins a pairing in progress, and returns once the link is
+    /// encrypted (see ``UserlandHost/raiseSecurity(on:)``).
+    public func raiseSecurity() async throws(AttuneError) {
+        try await host.raiseSecurity(on: connection.handle)
+    }
+
     /// Disconnects the link (reason 0x13, remote user terminated connection).
     public func close() {
         host.requestDisconnect(handle: connection.handle)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HCI
+import SMP
 import Synchronization
 
 /// Runs the sans-I/O ``HCIHost`` over an ``H4Stream``: the thin I/O edge of the userland
@@ -75,6 +76,8 @@ public final class UserlandHost: Sendable {
         /// A channel whose inbox is full: nothing more is read until it has room.
         var fullChannel: UserlandATTChannel?
         var sendWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
+        /// The links' Security Managers, when the configuration enables pairing.
+        var security: UserlandSecurity
     }
 
     private let stream: H4Stream
@@ -94,9 +97,12 @@ public final class UserlandHost: Sendable {
     ///   - routesATTToChannels: deliver ATT PDUs through a ``UserlandATTChannel`` per
     ///     connection (for GATT engines) instead of as ``HostEvent/attributeData(handle:pdu:)``.
     ///   - loop: the event loop that serves the stream; the process-wide one by default.
+    ///   - security: how links pair, when `configuration.pairingEnabled`: then a Security
+    ///     Manager per connection answers SMP and LTK requests, and ``raiseSecurity(on:)``
+    ///     pairs. By default LE Secure Connections Just Works (NoInputNoOutput), bonding asked.
     public init(endpoint: H4Endpoint, configuration: HostConfiguration = HostConfiguration(),
                 recorder: (any H4PacketRecorder)? = nil, routesATTToChannels: Bool = false,
-                loop: KernelEventLoop? = nil) throws(H4Stream.Failure) {
+                loop: KernelEventLoop? = nil, security: SMPConfiguration = SMPConfiguration()) throws(H4Stream.Failure) {
         let chosen: KernelEventLoop
         if let loop {
             chosen = loop
@@ -119,7 +125,7 @@ public final class UserlandHost: Sendable {
         self.loop = chosen
         self.recorder = recorder
         (eventStream, eventSink) = AsyncStream.makeStream(of: HostEvent.self, bufferingPolicy: .unbounded)
-        state = Mutex(State(host: HCIHost(configuration: configuration)))
+        state = Mutex(State(host: HCIHost(configuration: configuration), security: UserlandSecurity(configuration: security)))
         readBuffer = .allocate(byteCount: Self.readLimit, alignment: 16)
     }
 
@@ -229,6 +235,32 @@ public final class UserlandHost: Sendable {
             execute(&state)
         }
     }
+
+    /// Raises the link's security: pairs with the peer (or joins the pairing it started)
+    /// and returns once the link is encrypted. Throws ``AttuneError/securityUnavailable(_:)``
+    /// when the host was not configured to pair, and ``AttuneError/securityFailed(_:)`` with
+    /// the Pairing Failed reason or HCI status when pairing or encryption failed.
+    public func raiseSecurity(on handle: UInt16) async throws(AttuneError) {
+        let pairs = state.withLock { $0.host.configuration.pairingEnabled }
+        guard pairs else {
+            throw .securityUnavailable("this userland host was started with pairing disabled (HostConfiguration.pairingEnabled)")
+        }
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, AttuneError>, Never>) in
+            state.withLock { state in
+                guard state.stopped == nil else {
+                    continuation.resume(returning: .failure(.notConnected))
+                    return
+                }
+                state.security.raise(handle, waiter: continuation, host: &state.host, out: &state.out,
+                                     nextID: &state.nextID, at: Self.now())
+                execute(&state)
+            }
+        }
+        try result.get()
+    }
+
+    /// Whether the link is encrypted; nil when no connection has this handle.
+    public func isEncrypted(_ handle: UInt16) -> Bool? { state.withLock { $0.host.isEncrypted(handle) } }
 
     /// True when nothing of this connection waits for controller buffers.
     public func canSend(on handle: UInt16) -> Bool {
@@ -382,7 +414,11 @@ public final class UserlandHost: Sendable {
             state.timer = nil
             state.armedDeadline = nil
             guard state.stopped == nil else { return }
-            state.host.tick(at: Self.now(), into: &state.out)
+            let now = Self.now()
+            state.host.tick(at: now, into: &state.out)
+            if state.host.configuration.pairingEnabled {
+                state.security.tick(host: &state.host, out: &state.out, nextID: &state.nextID, at: now)
+            }
             execute(&state)
         }
     }
@@ -482,7 +518,9 @@ public final class UserlandHost: Sendable {
         while true {
             if !state.out.packets.isEmpty && !state.finalized {
                 if let recorder {
-                    for packet in state.out.packets { recorder.record(Array(state.out.bytes(of: packet)), fromHost: true) }
+                    for packet in state.out.packets {
+                        recorder.record(H4KeyMask.masked(Array(state.out.bytes(of: packet))), fromHost: true)
+                    }
                 }
                 // Packets are back to back in the output's buffer, so they go out in one piece.
                 if let first = state.out.packets.first, let last = state.out.packets.last {
@@ -490,7 +528,23 @@ public final class UserlandHost: Sendable {
                 }
             }
             var overflowed = false
+            // SMP's share of this round, handled once the round's output is consumed
+            // (handling it produces new output for the next round).
+            var securityEvents: [HostEvent] = []
+            var securityCompletions: [HostOutput.Completion] = []
+            let pairs = state.host.configuration.pairingEnabled
             for event in state.out.events {
+                if pairs {
+                    switch event {
+                    case .securityManagerData, .longTermKeyRequested:
+                        securityEvents.append(event)
+                        continue
+                    case .encryptionChanged, .encryptionKeyRefreshed, .disconnected, .connectionEnded:
+                        securityEvents.append(event)
+                    default:
+                        break
+                    }
+                }
                 switch event {
                 case .ready(let info):
                     state.readyWaiter?.resume(returning: .success(info))
@@ -522,7 +576,11 @@ public final class UserlandHost: Sendable {
                 if case .terminated = eventSink.yield(event) { reportBudget.takenEvent() }
             }
             for completion in state.out.completions {
-                state.waiters.removeValue(forKey: completion.id)?.resume(returning: completion.result)
+                if let waiter = state.waiters.removeValue(forKey: completion.id) {
+                    waiter.resume(returning: completion.result)
+                } else if pairs {
+                    securityCompletions.append(completion)
+                }
             }
             if let deadline = state.out.deadline, state.out.closeError == nil { arm(deadline, &state) }
             if let error = state.out.closeError {
@@ -532,6 +590,7 @@ public final class UserlandHost: Sendable {
                 for (_, waiter) in state.waiters { waiter.resume(returning: .failure(error)) }
                 state.waiters = [:]
                 for handle in Array(state.channels.keys) { endChannel(handle, .ended(error), &state) }
+                state.security.stopped(error)
             }
             let stopping = state.out.closeError != nil
             state.out.removeAll()
@@ -545,11 +604,24 @@ public final class UserlandHost: Sendable {
                 }
                 flushOutbox(&state)
             }
+            if state.stopped == nil && (!securityEvents.isEmpty || !securityCompletions.isEmpty) {
+                let now = Self.now()
+                for event in securityEvents {
+                    state.security.handle(event, host: &state.host, out: &state.out, nextID: &state.nextID, at: now)
+                }
+                for completion in securityCompletions {
+                    _ = state.security.completed(completion.id, completion.result, host: &state.host, out: &state.out,
+                                                 nextID: &state.nextID, at: now)
+                }
+                if !overflowed { continue }
+            }
             guard overflowed else { break }
             let why = "the application stopped taking host events (\(HostEvents.eventLimit) wait)"
             state.host.transportClosed(why, at: Self.now(), into: &state.out)
             eventSink.finish()
         }
+        // The SMP timers of the links (30 s per procedure) share the host's loop timer.
+        if state.stopped == nil, let deadline = state.security.deadline { arm(deadline, &state) }
         // Wake senders whose connection has drained its queue (or is gone).
         for handle in Array(state.sendWaiters.keys)
         where state.host.connection(handle) == nil || state.host.queuedACLPacketCount(on: handle) == 0 {

@@ -39,7 +39,7 @@ final class UserlandController: ControllerBackend {
         var failure: String?
         do {
             opened = try UserlandHost(endpoint: try endpoint.get(),
-                                      configuration: HostConfiguration(randomAddress: address),
+                                      configuration: HostConfiguration(randomAddress: address, pairingEnabled: true),
                                       recorder: snoop.map(BTSnoopRecorder.init(file:)), routesATTToChannels: true)
         } catch {
             failure = "\(error)"

@@ -31,12 +31,10 @@ final class UserlandLink: ATTLink {
     var canSend: Bool { channel.canSend }
     func sendReady() async { await channel.sendReady() }
 
-    /// The userland host answers every Pairing Request with Pairing Not Supported until
-    /// it has a Security Manager, so there is no pairing or encryption to start.
+    /// Pairs through the host's Security Manager (LE Secure Connections Just Works unless
+    /// configured otherwise) and returns once the link is encrypted.
     func raiseSecurity() async throws(AttuneError) {
-        throw .securityUnavailable(
-            "Attune's userland host has no Security Manager (SMP) yet, so it cannot pair or encrypt; "
-                + "use the kernel transport (--transport hciN) with a paired device (bluetoothctl pair \(peerAddress))")
+        try await channel.raiseSecurity()
     }
 
     func close() { channel.close() }
