@@ -300,6 +300,12 @@ run_in_guest() {
         for v in $(compgen -e | grep '^ATTUNE_' || true); do printf 'export %s=%q\n' "$v" "${!v}"; done
     } > "$RUN/guest.env"
 
+    # One guest at a time. Guests under TCG each take a whole core; the suite starts
+    # several at once (one per suite), and on a two-core machine they starved each other
+    # and the host's tests ten times past their limits. A guest waits here for the one
+    # before it; its own time limit starts when it boots.
+    exec 8>"$LAB/guest.lock"
+    flock 8
     local serial="file:$RUN/console.log"
     [ "${KERNEL_LAB_VERBOSE:-0}" = 1 ] && serial=stdio
     # shellcheck disable=SC2046

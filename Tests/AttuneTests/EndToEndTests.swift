@@ -301,7 +301,7 @@ struct EndToEndTests {
 
 /// Events up to and including `last`.
 func collect(_ events: AsyncStream<LifecycleEvent>, until last: LifecycleEvent,
-             seconds: Double = 5) async throws -> [LifecycleEvent] {
+             seconds: Double = 15) async throws -> [LifecycleEvent] {
     try await within(seconds, "lifecycle until \(last)") {
         var seen: [LifecycleEvent] = []
         for await event in events {

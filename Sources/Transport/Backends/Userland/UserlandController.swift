@@ -19,7 +19,6 @@ final class UserlandController: ControllerBackend {
         var scanners: [Int: @Sendable (Advertisement) -> Void] = [:]
         var nextToken = 1
         var acceptor: (@Sendable (any ATTLink) -> Void)?
-        var warnings = HostWarningCounts()
     }
 
     private let host: UserlandHost?
@@ -73,8 +72,6 @@ final class UserlandController: ControllerBackend {
                 if let accept = state.withLock({ $0.acceptor }), let channel = host.attChannel(for: info.handle) {
                     accept(UserlandLink(channel: channel))
                 }
-            case .warning(let warning):
-                state.withLock { Self.count(warning, in: &$0.warnings) }
             default:
                 break
             }
@@ -92,18 +89,9 @@ final class UserlandController: ControllerBackend {
 
     var status: ManagerStatus { state.withLock { $0.status } }
 
-    var hostWarnings: HostWarningCounts { state.withLock { $0.warnings } }
-
-    /// The host delivers a few warnings of each kind per window and sums up the rest in a
-    /// ``HostWarning/suppressed(_:count:)``: both count, so the totals match the host's
-    /// (up to the summary of the window still open).
-    private static func count(_ warning: HostWarning, in counts: inout HostWarningCounts) {
-        if case .suppressed(let kind, let count) = warning {
-            counts[kind] += count
-        } else if let kind = warning.kind {
-            counts[kind] += 1
-        }
-    }
+    /// The host's own count of the controller input it dropped, every warning included
+    /// (those it summed up, and those of an initialisation that never finished).
+    var hostWarnings: HostWarningCounts { host?.warningCounts ?? HostWarningCounts() }
 
     func statusUpdates() -> AsyncStream<ManagerStatus> {
         let (stream, sink) = AsyncStream.makeStream(of: ManagerStatus.self)
