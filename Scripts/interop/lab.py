@@ -20,6 +20,8 @@ Connections Just Works pairing (NoInputNoOutput, no MITM, bonding).
 """
 
 import argparse
+import tempfile
+import fcntl
 import asyncio
 import json
 import os
@@ -662,6 +664,12 @@ def main() -> None:
     parser.add_argument("--protected", action="store_true",
                         help="peripherals serve a characteristic that needs encryption, and pair Just Works")
     args = parser.parse_args()
+    # One lab at a time on this machine. Each lab is a few busy Python processes' worth of
+    # controllers and hosts; the test suite starts a dozen at once, and on two cores they
+    # and everything else ran several times past their time limits. A lab waits here,
+    # before its lifetime starts and before it says `ready`; the caller waits for `ready`.
+    lock = open(os.path.join(tempfile.gettempdir(), f"attune-bumble-lab-{os.getuid()}.lock"), "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
     # SIGTERM must still close the snoop files, which Bumble does not flush per packet.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:

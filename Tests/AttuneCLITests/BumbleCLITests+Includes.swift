@@ -10,7 +10,7 @@ extension BumbleCLITests {
     /// from the included declaration, and the secondary service with `"primary": false`;
     /// its characteristic is read, written and subscribed to by handle. The old discover
     /// dropped the secondary service, and by-handle commands failed without a PDU.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(20)))
     func secondaryServiceThroughItsIncludeAgainstBumble() async throws {
         let discovered = try await Self.inFreshLab { lab in
             try await AttuneProcess.run(["discover", lab.address, "--random", "--json", "--transport", lab.transport], timeout: 60)

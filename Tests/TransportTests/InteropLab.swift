@@ -140,7 +140,9 @@ final class InteropLab: Sendable {
         }
     }
 
-    /// Starts a lab and waits (without blocking a thread) for its ready line. `arguments`
+    /// Starts a lab and waits (without blocking a thread) for its ready line. Tests that
+    /// use a lab allow 20 minutes: lab.py runs one lab at a time, so a test may wait its
+    /// turn behind the others of the suite before its own lab starts. `arguments`
     /// go to lab.py as they are (`--protected`, say).
     static func start(role: String, hostControllers: Int = 1, devices: Int = 1, notifyCount: Int = 3,
                       lifetime: Int = 60, arguments: [String] = [], name: String = #function) async throws -> InteropLab {
@@ -149,7 +151,9 @@ final class InteropLab: Sendable {
         do {
             // Python importing Bumble while the whole suite starts beside it can take
             // well over 30 s on two cores: this is a wait for an event, not a delay.
-            lab.ready = try await lab.waitFor("ready", timeout: .seconds(90))
+            // lab.py runs one lab at a time: `ready` comes once the labs started before
+            // this one have ended, so the wait is long (a wait for the line, not a delay).
+            lab.ready = try await lab.waitFor("ready", timeout: .seconds(900))
         } catch {
             lab.stop()
             throw error
