@@ -2,13 +2,15 @@
 // libFuzzer target for the HCI event and ACL decoders and the host that consumes them.
 // The input is a sequence of chunks, each one length byte then that many bytes. Every chunk
 // goes to the event and ACL decoders on their own, and as an H4 packet (indicator first)
-// into a host that has finished initialisation and holds two connections. Nothing may
+// into a host that has finished initialisation and holds two connections (the first input
+// byte chooses pairing off or on). Nothing may
 // trap, and the host must never send an ACL packet larger than the controller's buffer.
 import HCI
 
 /// A host past initialisation (27-byte × 4 ACL buffers) with connections 0x0001 and 0x0002.
-func readyHost(_ now: MonotonicTime) -> HCIHost {
-    var host = HCIHost(configuration: HostConfiguration(randomAddress: BluetoothAddress(0xC0, 1, 2, 3, 4, 5)))
+func readyHost(_ now: MonotonicTime, pairing: Bool) -> HCIHost {
+    var host = HCIHost(configuration: HostConfiguration(randomAddress: BluetoothAddress(0xC0, 1, 2, 3, 4, 5),
+                                                        pairingEnabled: pairing))
     var out = HostOutput()
     host.start(at: now, into: &out)
     for _ in 0..<16 {
@@ -35,15 +37,18 @@ func readyHost(_ now: MonotonicTime) -> HCIHost {
 
 /// Built once: the host is a value, so every input starts from a copy of the same state.
 let start = MonotonicTime.seconds(1000)
-let template = readyHost(start)
+/// The input's first byte picks the host: with pairing on, SMP PDUs, LTK requests and
+/// encryption events take the host's own paths instead of the built-in refusal.
+let templates = [readyHost(start, pairing: false), readyHost(start, pairing: true)]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHCI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let now = start
-    var host = template
+    guard let selector = bytes.first else { return 0 }
+    var host = templates[Int(selector & 1)]
     var out = HostOutput()
-    var index = 0
+    var index = 1
     while index < bytes.count {
         let length = Int(bytes[index])
         let chunk = Array(bytes[(index + 1)..<min(bytes.count, index + 1 + length)])

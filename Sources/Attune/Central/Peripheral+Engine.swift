@@ -130,6 +130,8 @@ extension Peripheral {
 
     /// The engine's start-up phase, as the lifecycle reports it.
     private func reportStartupPhase() {
+        // Every received batch ends here: once ready, touch nothing of the engine.
+        guard lifecycle.phase != .ready, lifecycle.connectionState == .connected else { return }
         let phase: LifecyclePhase
         switch connection?.client.startupPhase {
         case .exchangingMTU: phase = .exchangingMTU
@@ -138,7 +140,7 @@ extension Peripheral {
         case .restoringSubscriptions: phase = .resubscribing
         case .ready:
             // Reached without a `.ready` event when there was nothing to discover.
-            if lifecycle.connectionState == .connected, lifecycle.phase != .ready { drive { $0.gattReady(at: now, into: &$1) } }
+            drive { $0.gattReady(at: now, into: &$1) }
             return
         case .failed, nil: return
         }

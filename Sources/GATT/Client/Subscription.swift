@@ -49,20 +49,11 @@ public struct Subscription: Hashable, Sendable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        serviceUUID = try Self.uuid(c, .serviceUUID)
-        characteristicUUID = try Self.uuid(c, .characteristicUUID)
+        serviceUUID = try c.decodeBluetoothUUID(forKey: .serviceUUID)
+        characteristicUUID = try c.decodeBluetoothUUID(forKey: .characteristicUUID)
         valueHandle = AttributeHandle(try c.decode(UInt16.self, forKey: .valueHandle))
         configurationHandle = AttributeHandle(try c.decode(UInt16.self, forKey: .configurationHandle))
         kind = try c.decode(SubscriptionKind.self, forKey: .kind)
-    }
-
-    /// UUIDs are kept as text (`180D` or the 36-character form), so a store stays readable.
-    private static func uuid(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> BluetoothUUID {
-        let text = try c.decode(String.self, forKey: key)
-        guard let uuid = BluetoothUUID(text) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not a UUID: \(text)")
-        }
-        return uuid
     }
 
     public func encode(to encoder: any Encoder) throws {
