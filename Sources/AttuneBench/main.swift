@@ -22,6 +22,7 @@ benchmarks += AnchorBenchmarks.all
 benchmarks += CaptureBenchmarks.all
 benchmarks += HCIHostBenchmarks.all
 benchmarks += ReplayBenchmarks.all
+benchmarks += ConformanceBenchmarks.all
 
 var results: [BenchmarkResult] = []
 for benchmark in benchmarks where filter.map({ benchmark.name.contains($0) }) ?? true {
