@@ -19,7 +19,9 @@ public final class CentralManager: Sendable {
     public let transport: BluetoothTransport
     let backend: any ControllerBackend
     let clock = MonotonicClock()
-    private let known = Mutex<[UUID: Peripheral]>([:])
+    let known = Mutex<[UUID: Peripheral]>([:])
+    /// Our identity and bonds, as the backend sees them.
+    let bondKeeper: StoreBondKeeper
     /// The scans running, to end them all in ``stopScan()``.
     private let scans = ScanRegistry()
 
@@ -45,7 +47,10 @@ public final class CentralManager: Sendable {
     public init(transport: BluetoothTransport = .default, store: any Store = InMemoryStore(), snoop: SnoopFile? = nil) {
         self.transport = transport
         self.store = store
-        backend = transport.makeBackend(snoop: snoop)
+        let keeper = StoreBondKeeper(store: store)
+        bondKeeper = keeper
+        backend = transport.makeBackend(snoop: snoop, bonds: keeper)
+        keeper.setListener { [weak self] event in self?.bondEvent(event) }
     }
 
     /// Whether the controller is usable, like `CBCentralManager.state`.

@@ -170,6 +170,9 @@ extension Peripheral {
             exchangesMTUOnStart: true, discoversOnStart: lifecycle.configuration.discoversOnConnect || memory.cache != nil)
         let seeded = memory.cache?.databaseHash == nil ? nil : memory.cache?.discoveredDatabase
         connection = GATTLink(configuration: configuration, database: seeded ?? DiscoveredDatabase())
+        // Encrypted with a stored bond before the engine starts (the userland host does it
+        // as the link comes up), so signed writes and error reports know.
+        if link.isEncrypted { connection!.setLinkEncrypted(true) }
         securityFailure = nil
         bearerFailure = nil
         heldForSecurity = nil

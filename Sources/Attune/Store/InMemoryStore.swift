@@ -1,4 +1,5 @@
 import Foundation
+import Transport
 import Synchronization
 
 /// A ``Store`` that keeps everything in memory.
@@ -25,4 +26,8 @@ public final class InMemoryStore: Store {
     }
 
     public var problems: [StoreProblem] { [] }
+
+    private let identity = Mutex<HostIdentity?>(nil)
+    public var hostIdentity: HostIdentity? { identity.withLock { $0 } }
+    public func saveHostIdentity(_ identity: HostIdentity) throws(StoreError) { self.identity.withLock { $0 = identity } }
 }
