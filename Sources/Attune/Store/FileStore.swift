@@ -20,7 +20,7 @@ public final class FileStore: Store {
     private let identity: Mutex<HostIdentity?>
 
     /// The file holding our host's identity (address and IRK), next to the records.
-    static let identityFileName = "host-identity.json"
+    public static let identityFileName = "host-identity.json"
 
     /// Files larger than this are not records; they are moved aside unread.
     static let maximumFileSize = 16 << 20

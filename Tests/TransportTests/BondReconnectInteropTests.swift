@@ -1,0 +1,126 @@
+import Attune
+import Capture
+import Foundation
+import HCI
+import Testing
+
+/// Bonds across processes against Bumble: manager A pairs (Secure Connections Just Works)
+/// to read a value Bumble serves only encrypted, and keeps the bond in a FileStore; manager
+/// B, new, on the same store directory (so the same host identity), connects and the link is
+/// encrypted with the stored LTK before GATT starts: no Pairing Request on the wire, and
+/// the protected value reads at once.
+@Suite(.serialized, .enabled(if: InteropLab.pythonAvailable, "python3 is missing: the Bumble interop matrix cannot run"))
+struct BondReconnectInteropTests {
+    @Test("a new central on the same store encrypts with the bond and reads the protected value without pairing")
+    func reconnectEncryptsWithBond() async throws {
+        let lab = try await InteropLab.start(role: "peripheral", arguments: ["--protected", "--readvertise"])
+        defer { lab.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attune-bonds-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let captureA = directory + "-a.btsnoop", captureB = directory + "-b.btsnoop"
+        defer {
+            try? FileManager.default.removeItem(atPath: captureA)
+            try? FileManager.default.removeItem(atPath: captureB)
+        }
+        let transport = BluetoothTransport.h4(.tcp(host: "127.0.0.1", port: UInt16(lab.port(0))))
+        let name = try #require(lab.ready.device(0, "name"))
+        let clock = ContinuousClock()
+
+        // Manager A: pairs from scratch, bonds.
+        let storeA = try FileStore(directory: directory)
+        let centralA = CentralManager(transport: transport, store: storeA, snoop: try SnoopFile(path: captureA))
+        for await state in centralA.stateUpdates where state == .poweredOn || state == .unsupported { break }
+        try #require(centralA.state == .poweredOn, "\(centralA.status)")
+        let peripheralA = try #require(try await PublicAPIInteropTests.find([name], with: centralA).first)
+        let eventsA = peripheralA.lifecycleEvents
+        let startA = clock.now
+        try await centralA.connect(peripheralA, timeout: .seconds(10))
+        let protectedA = try await Self.protectedCharacteristic(of: peripheralA)
+        #expect(try await peripheralA.readValue(for: protectedA) == Array("attune-encrypted".utf8))
+        let fromScratch = clock.now - startA
+        var bond: Bond?
+        for await event in eventsA {
+            if case .bonded(let saved) = event {
+                bond = saved
+                break
+            }
+        }
+        let saved = try #require(bond)
+        #expect(saved.isSecureConnections && saved.keySize == 16 && !saved.isAuthenticated)
+        #expect(!"\(saved)".contains(Self.hex(saved.longTermKey)), "a bond never prints its key")
+        #expect(centralA.bonds.map(\.identifier) == [peripheralA.identifier])
+        _ = try await lab.waitFor("paired")
+        let identityA = try #require(storeA.hostIdentity)
+        // Bond-bearing files are the owner's only.
+        #expect(try Self.mode(directory + "/" + peripheralA.identifier.uuidString + ".json") == 0o600)
+        #expect(try Self.mode(directory + "/" + FileStore.identityFileName) == 0o600)
+        await centralA.cancelConnection(peripheralA)
+        _ = try await lab.waitFor("disconnected")
+        let pairingsBefore = lab.events.filter { $0.name == "pairing_start" }.count
+        let encryptionsBefore = lab.events.filter { $0.name == "encryption" }.count
+
+        // Manager B: a new manager and a new FileStore on the same directory.
+        let storeB = try FileStore(directory: directory)
+        #expect(storeB.hostIdentity == identityA, "the host keeps its identity across managers")
+        let centralB = CentralManager(transport: transport, store: storeB, snoop: try SnoopFile(path: captureB))
+        for await state in centralB.stateUpdates where state == .poweredOn || state == .unsupported { break }
+        try #require(centralB.state == .poweredOn, "\(centralB.status)")
+        let peripheralB = try #require(centralB.retrievePeripherals(identifiers: [peripheralA.identifier]).first)
+        let eventsB = peripheralB.lifecycleEvents
+        let startB = clock.now
+        try await centralB.connect(peripheralB, timeout: .seconds(10))
+        let reconnect = clock.now - startB
+        let protectedB = try await Self.protectedCharacteristic(of: peripheralB)
+        #expect(try await peripheralB.readValue(for: protectedB) == Array("attune-encrypted".utf8))
+        let readyAndRead = clock.now - startB
+        let encryption = try await lab.waitFor("encryption", skipping: encryptionsBefore)
+        #expect(encryption.bool("encrypted") == true)
+        #expect(lab.events.filter { $0.name == "pairing_start" }.count == pairingsBefore, "Bumble saw no second pairing")
+        await centralB.cancelConnection(peripheralB)
+        _ = try await lab.waitFor("disconnected", skipping: 1)
+        var sawBondFailure = false
+        for await event in eventsB {
+            if case .bondFailed = event { sawBondFailure = true }
+            if case .disconnected = event { break }
+        }
+        #expect(!sawBondFailure)
+
+        // B's capture: no SMP PDU at all, one LE Enable Encryption with EDIV and Rand zero
+        // (Secure Connections) and its key masked.
+        #expect(try PairingInteropTests.smpCodes(captureB).isEmpty, "no Pairing Request on the reconnect")
+        let encrypts = try PairingInteropTests.commands(captureB, opcode: LEEnableEncryption.opcode.rawValue)
+        #expect(encrypts.count == 1)
+        if let parameters = encrypts.first, parameters.count == 28 {
+            #expect(parameters[2..<12].allSatisfy { $0 == 0 }, "Rand and EDIV are zero for Secure Connections")
+            #expect(parameters.suffix(16).allSatisfy { $0 == 0 }, "the LTK is masked in the capture")
+        }
+        // A's capture: the keys SMP distributed are masked too.
+        #expect(try !Self.captureContains(captureA, saved.longTermKey), "no LTK in A's capture")
+        print("bond reconnect against Bumble: pairing from scratch (connect, then the read that pairs) took \(fromScratch); "
+              + "reconnect to encrypted-and-ready with the bond \(reconnect), with the protected read \(readyAndRead)")
+    }
+
+    static func protectedCharacteristic(of peripheral: Peripheral) async throws -> Characteristic {
+        let services = try await peripheral.discoverServices([PairingInteropTests.protectedService])
+        let service = try #require(services.first)
+        let characteristics = try await peripheral.discoverCharacteristics([PairingInteropTests.protectedCharacteristic],
+                                                                            for: service)
+        return try #require(characteristics.first)
+    }
+
+    static func mode(_ path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    static func captureContains(_ path: String, _ key: [UInt8]) throws -> Bool {
+        let data = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        guard data.count >= key.count else { return false }
+        for start in 0...(data.count - key.count) where data[start] == key[0] && Array(data[start..<start + key.count]) == key {
+            return true
+        }
+        return false
+    }
+}
