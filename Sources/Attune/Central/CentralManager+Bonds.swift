@@ -38,10 +38,11 @@ extension CentralManager {
         switch event {
         case .bonded(let record, let keys):
             guard keys.role == .central, let bond = record.bond else { return }
-            let peripheral = known.withLock { $0[PeripheralIdentifier.make(address: keys.peerAddress, type: keys.peerAddressType)] }
+            let peripheral = known.withLock { $0[record.identifier] }
             peripheral?.lifecycleBroadcast.yield(.bonded(bond))
         case .bondFailed(let address, let type, let error):
-            let peripheral = known.withLock { $0[PeripheralIdentifier.make(address: address, type: type)] }
+            let id = bondedRecord(for: address, type: type)?.identifier ?? PeripheralIdentifier.make(address: address, type: type)
+            let peripheral = known.withLock { $0[id] }
             peripheral?.lifecycleBroadcast.yield(.bondFailed(error))
         }
     }

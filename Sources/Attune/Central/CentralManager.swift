@@ -148,10 +148,20 @@ public final class CentralManager: Sendable {
     }
 
     /// The peripheral at an address (the same object every time).
+    ///
+    /// A resolvable private address that a bonded peripheral's stored IRK resolves is that
+    /// peripheral: the one bonded object comes back, and it connects to the address it
+    /// advertises now.
     public func peripheral(address: BluetoothAddress, type: BluetoothAddressType = .public,
                            name: String? = nil) -> Peripheral {
         let id = PeripheralIdentifier.make(address: address, type: type)
         let record = store.record(for: id)
+        if record == nil, known.withLock({ $0[id] }) == nil, ResolvablePrivateAddress.isResolvable(address, type: type),
+           let bonded = bondedRecord(for: address, type: type), bonded.identifier != id {
+            let p = peripheral(address: bonded.address, type: bonded.addressType, name: name ?? bonded.name)
+            p.airAddress.withLock { $0 = (address, type) }
+            return p
+        }
         return known.withLock { known in
             if let existing = known[id] { return existing }
             let p = Peripheral(address: address, type: type, name: name, record: record, backend: backend,

@@ -133,7 +133,8 @@ extension Peripheral {
     private func openLink() {
         generation += 1
         let attempt = generation
-        let backend = self.backend, address = self.address, type = self.addressType
+        let backend = self.backend
+        let (address, type) = airAddress.withLock { $0 } ?? (self.address, self.addressType)
         connectTask = Task {
             do throws(AttuneError) {
                 let link = try await backend.connect(to: address, type: type)

@@ -67,7 +67,10 @@ final class StoreBondKeeper: BondKeeper {
     /// peripheral, with the central's identity address when it gave one.
     func paired(_ keys: PairingKeys) {
         var address = keys.peerAddress, type = keys.peerAddressType
-        if keys.role == .peripheral, let identity = keys.identityAddress {
+        if let known = record(for: address, type: type) {
+            // Bonded before (maybe under another resolvable address): the same record.
+            (address, type) = (known.address, known.addressType)
+        } else if keys.role == .peripheral, let identity = keys.identityAddress {
             address = identity
             type = keys.identityAddressType ?? .random
         }
