@@ -62,7 +62,8 @@ struct BondReconnectInteropTests {
         // Manager B: a new manager and a new FileStore on the same directory.
         let storeB = try FileStore(directory: directory)
         #expect(storeB.hostIdentity == identityA, "the host keeps its identity across managers")
-        let centralB = CentralManager(transport: transport, store: storeB, snoop: try SnoopFile(path: captureB))
+        // B's capture keeps the keys (`--snoop-keys`), so it shows which key encrypted the link.
+        let centralB = CentralManager(transport: transport, store: storeB, snoop: try SnoopFile(path: captureB, keepsKeys: true))
         for await state in centralB.stateUpdates where state == .poweredOn || state == .unsupported { break }
         try #require(centralB.state == .poweredOn, "\(centralB.status)")
         let peripheralB = try #require(centralB.retrievePeripherals(identifiers: [peripheralA.identifier]).first)
@@ -86,16 +87,19 @@ struct BondReconnectInteropTests {
         #expect(!sawBondFailure)
 
         // B's capture: no SMP PDU at all, one LE Enable Encryption with EDIV and Rand zero
-        // (Secure Connections) and its key masked.
+        // (Secure Connections) and the stored LTK.
         #expect(try PairingInteropTests.smpCodes(captureB).isEmpty, "no Pairing Request on the reconnect")
         let encrypts = try PairingInteropTests.commands(captureB, opcode: LEEnableEncryption.opcode.rawValue)
         #expect(encrypts.count == 1)
         if let parameters = encrypts.first, parameters.count == 28 {
             #expect(parameters[2..<12].allSatisfy { $0 == 0 }, "Rand and EDIV are zero for Secure Connections")
-            #expect(parameters.suffix(16).allSatisfy { $0 == 0 }, "the LTK is masked in the capture")
+            #expect(Array(parameters.suffix(16)) == saved.longTermKey, "encrypted with the stored LTK, kept by keepsKeys")
         }
-        // A's capture: the keys SMP distributed are masked too.
+        // A's capture (keys masked by default): the LTK is nowhere, in LE Enable Encryption
+        // or in SMP key distribution.
         #expect(try !Self.captureContains(captureA, saved.longTermKey), "no LTK in A's capture")
+        #expect(try PairingInteropTests.commands(captureA, opcode: LEEnableEncryption.opcode.rawValue)
+            .allSatisfy { $0.suffix(16).allSatisfy { $0 == 0 } })
         print("bond reconnect against Bumble: pairing from scratch (connect, then the read that pairs) took \(fromScratch); "
               + "reconnect to encrypted-and-ready with the bond \(reconnect), with the protected read \(readyAndRead)")
     }

@@ -165,6 +165,25 @@ struct UserlandBondTests {
         #expect(why.contains("0x06"), "\(why)")
     }
 
+    @Test("after the peer refused the bond (0x06), raising security pairs again from the start and the new keys reach the keeper")
+    func refusedBondFallsBackToPairing() async throws {
+        let keeper = RecordingKeeper()
+        var harness = Self.harness(keeper)
+        let bond = PairingKeys(role: .central, peerAddress: UserlandSecurityTests.peer, peerAddressType: .random,
+                               longTermKey: Array(0x51...0x60))
+        _ = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, AttuneError>, Never>) in
+            harness.security.encrypt(UserlandSecurityTests.handle, with: bond, waiter: continuation, host: &harness.host,
+                                     out: &harness.out, nextID: &harness.nextID, at: harness.now)
+            harness.pump()
+            harness.receive(H4Packet.commandStatus(LEEnableEncryption.opcode.rawValue))
+            harness.receive(UserlandSecurityTests.Harness.encryptionChange(status: 0x06, enabled: 0))
+        }
+        #expect(harness.smpSent.isEmpty)
+        let ltk = try #require(await Self.pair(&harness))
+        #expect(harness.smpSent.first?.first == 0x01, "a Pairing Request follows the refused bond")
+        #expect(keeper.state.withLock { $0.paired.map(\.longTermKey) } == [ltk], "the new keys replace the old bond")
+    }
+
     @Test("captures: the keys SMP distributes over ACL are zeroed in both directions; other SMP PDUs and continuations are kept")
     func distributedKeysMasked() {
         for code: UInt8 in [0x06, 0x08, 0x0A] {
