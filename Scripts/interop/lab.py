@@ -496,6 +496,16 @@ class Lab:
             except Exception as error:
                 return {"paired": False, "error": repr(error),
                         "reason": getattr(error, "error_code", None)}
+        if name == "encrypt":
+            # encrypt: the connection is encrypted with the key Bumble's key store keeps for
+            # the peer (a bond from an earlier pairing): LE Enable Encryption, no SMP.
+            connection = self.any_connection()
+            try:
+                await asyncio.wait_for(connection.encrypt(), 10)
+            except Exception as error:
+                return {"encrypted": False, "error": repr(error),
+                        "reason": getattr(error, "error_code", None)}
+            return {"encrypted": bool(connection.encryption)}
         if name == "connect-pair":
             # connect-pair TARGET: the first central connects to TARGET (a random address,
             # or an advertised name to scan for) and pairs with its default configuration

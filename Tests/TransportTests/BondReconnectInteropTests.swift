@@ -104,6 +104,57 @@ struct BondReconnectInteropTests {
               + "reconnect to encrypted-and-ready with the bond \(reconnect), with the protected read \(readyAndRead)")
     }
 
+    @Test("a bonded Bumble central comes back to a new PeripheralManager on the same store: its LTK request is answered from the bond")
+    func peripheralAnswersFromTheBond() async throws {
+        let lab = try await InteropLab.start(role: "central")
+        defer { lab.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attune-bonds-p-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let captureB = directory + "-b.btsnoop"
+        defer { try? FileManager.default.removeItem(atPath: captureB) }
+        let transport = BluetoothTransport.h4(.tcp(host: "127.0.0.1", port: UInt16(lab.port(0))))
+
+        let storeA = try FileStore(directory: directory)
+        let managerA = try PeripheralManager(transport: transport, name: "AttuneBond", store: storeA)
+        try await Self.serve(managerA)
+        let paired = try await lab.run("connect-pair AttuneBond", timeout: .seconds(40))
+        #expect(paired.bool("paired") == true, "\(paired)")
+        // Our half of key distribution lands right after Bumble's pair() returns.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while storeA.records().allSatisfy({ $0.bond == nil }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let record = try #require(storeA.records().first { $0.bond != nil }, "the central's bond is stored")
+        #expect(record.bond?.isSecureConnections == true)
+        lab.send("disconnect 0x13")
+        _ = try await lab.waitFor("disconnected")
+        await managerA.stopAdvertising()
+        let identity = try #require(storeA.hostIdentity)
+
+        let storeB = try FileStore(directory: directory)
+        let managerB = try PeripheralManager(transport: transport, name: "AttuneBond", snoop: try SnoopFile(path: captureB),
+                                             store: storeB)
+        try await Self.serve(managerB)
+        let connected = try await lab.run("connect \(identity.address) random", timeout: .seconds(20))
+        #expect(connected.int("handle") != nil, "\(connected)")
+        let encrypted = try await lab.run("encrypt", timeout: .seconds(20))
+        #expect(encrypted.bool("encrypted") == true, "\(encrypted)")
+        lab.send("disconnect 0x13")
+        _ = try await lab.waitFor("disconnected", skipping: 1)
+        let replies = try PairingInteropTests.commands(captureB, opcode: LELongTermKeyRequestReply.opcode.rawValue)
+        #expect(replies.count == 1, "the LTK request was answered with the stored key")
+        #expect(try PairingInteropTests.commands(captureB, opcode: LELongTermKeyRequestNegativeReply.opcode.rawValue).isEmpty)
+        #expect(try PairingInteropTests.smpCodes(captureB).isEmpty, "no pairing on the reconnect")
+    }
+
+    static func serve(_ manager: PeripheralManager) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while manager.state != .poweredOn, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(manager.state == .poweredOn, "\(manager.status)")
+        _ = try await manager.add(PublicAPIPeripheralInteropTests.database)
+        try await manager.startAdvertising(localName: "AttuneBond")
+    }
+
     static func protectedCharacteristic(of peripheral: Peripheral) async throws -> Characteristic {
         let services = try await peripheral.discoverServices([PairingInteropTests.protectedService])
         let service = try #require(services.first)
