@@ -26,6 +26,27 @@ struct BondStoreTests {
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? -1) & 0o777
     }
 
+    @Test("concurrent updates of one record (a bond from the host's thread, subscriptions from the peripheral) never undo each other")
+    func updatesAreOneStep() throws {
+        let dir = StoreTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try FileStore(directory: dir)
+        let keeper = StoreBondKeeper(store: store)
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for step in 0..<8 {
+                if worker == 0 && step == 4 { keeper.paired(Self.keys()) }
+                let handle = AttributeHandle(UInt16(worker * 100 + step + 1))
+                try? store.update(address: Self.peer, type: .random) { record in
+                    record.subscriptions.append(Subscription(serviceUUID: BluetoothUUID(0x180D), characteristicUUID: BluetoothUUID(0x2A37),
+                                                             valueHandle: handle, configurationHandle: handle, kind: .notify))
+                }
+            }
+        }
+        let record = try #require(try FileStore(directory: dir).record(for: PeripheralIdentifier.make(address: Self.peer, type: .random)))
+        #expect(record.subscriptions.count == 32, "every update kept")
+        #expect(record.bond != nil, "the bond survived the other writers")
+    }
+
     @Test("a pairing's keys become the record's bond, the listener hears it, and a reopened FileStore still has it, mode 0600")
     func pairedKeysAreSaved() throws {
         let dir = StoreTests.temporaryDirectory()

@@ -21,9 +21,8 @@ extension CentralManager {
     /// Forgets the bond of the record with this identifier; see ``removeBond(for:)``.
     @discardableResult
     public func removeBond(identifier: UUID) throws(StoreError) -> Bool {
-        guard var record = store.record(for: identifier), record.bond != nil else { return false }
-        record.bond = nil
-        try store.save(record)
+        guard let record = store.record(for: identifier), record.bond != nil else { return false }
+        try store.update(address: record.address, type: record.addressType) { $0.bond = nil }
         return true
     }
 

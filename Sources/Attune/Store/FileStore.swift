@@ -153,6 +153,27 @@ public final class FileStore: Store {
         }
     }
 
+    /// Read, change and write under the store's lock: one step.
+    public func update(address: BluetoothAddress, type: BluetoothAddressType,
+                       _ change: (inout PeripheralRecord) -> Void) throws(StoreError) {
+        let id = PeripheralIdentifier.make(address: address, type: type)
+        let path = self.path(for: id)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try state.withLock { (records: inout [UUID: PeripheralRecord]) throws(StoreError) in
+            var record = records[id] ?? PeripheralRecord(address: address, addressType: type)
+            change(&record)
+            let bytes: [UInt8]
+            do {
+                bytes = Array(try encoder.encode(record))
+            } catch {
+                throw StoreError(operation: "encode", path: path, detail: "\(error)")
+            }
+            try writeAtomically(bytes, to: path, name: id.uuidString + ".json")
+            records[id] = record
+        }
+    }
+
     public func removeRecord(for identifier: UUID) throws(StoreError) {
         let path = self.path(for: identifier)
         try state.withLock { (records: inout [UUID: PeripheralRecord]) throws(StoreError) in

@@ -20,6 +20,11 @@ public protocol Store: Sendable {
     var hostIdentity: HostIdentity? { get }
     /// Keeps our host's identity, durably (``FileStore``: mode 0600).
     func saveHostIdentity(_ identity: HostIdentity) throws(StoreError)
+    /// Changes one record in place (creating it from `address` when missing) and saves it.
+    /// The stores here do it as one step, so writers of different fields (a bond from
+    /// the host's thread, a cache from the peripheral) never undo each other.
+    func update(address: BluetoothAddress, type: BluetoothAddressType,
+                _ change: (inout PeripheralRecord) -> Void) throws(StoreError)
 }
 
 extension Store {
@@ -28,7 +33,8 @@ extension Store {
 }
 
 extension Store {
-    /// Changes one record in place (creating it from `address` when missing) and saves it.
+    /// Changes one record in place (creating it from `address` when missing) and saves it:
+    /// a read, then a save (not one step, for stores that do not say otherwise).
     public func update(address: BluetoothAddress, type: BluetoothAddressType,
                        _ change: (inout PeripheralRecord) -> Void) throws(StoreError) {
         let id = PeripheralIdentifier.make(address: address, type: type)
