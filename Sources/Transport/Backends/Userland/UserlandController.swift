@@ -161,6 +161,11 @@ final class UserlandController: ControllerBackend {
                 throw .connectionFailed(.transport("the link went down as it came up"))
             }
             let encrypted = await encryptWithBond(host, info)
+            if Task.isCancelled {
+                // The attempt was given up while encrypting: the link was asked to go down.
+                channel.close()
+                throw .cancelled
+            }
             return UserlandLink(channel: channel, encrypted: encrypted)
         case .success(let other):
             throw .protocolError("connect completed with \(other)")
@@ -184,10 +189,23 @@ final class UserlandController: ControllerBackend {
             return false
         }
         do throws(AttuneError) {
-            try await host.encrypt(on: info.handle, with: bond)
+            // A controller or peer that never reports Encryption Change cannot hold the
+            // connect: the managers' connect timeout cancels it, and the link goes down.
+            let result = await withTaskCancellationHandler {
+                do throws(AttuneError) {
+                    try await host.encrypt(on: info.handle, with: bond)
+                    return Result<Void, AttuneError>.success(())
+                } catch {
+                    return .failure(error)
+                }
+            } onCancel: {
+                host.requestDisconnect(handle: info.handle)
+            }
+            try result.get()
             return true
         } catch {
-            bonds.bondFailed(for: info.peerAddress, type: info.peerAddressType, error)
+            // Given up on (cancelled) is no verdict on the bond.
+            if !Task.isCancelled { bonds.bondFailed(for: info.peerAddress, type: info.peerAddressType, error) }
             return false
         }
     }
