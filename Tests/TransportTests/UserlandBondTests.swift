@@ -165,6 +165,29 @@ struct UserlandBondTests {
         #expect(why.contains("0x06"), "\(why)")
     }
 
+    @Test("a bonded peripheral's Security Request is answered by encrypting with the bond, not by pairing; MITM the bond lacks pairs")
+    func securityRequestUsesTheBond() {
+        let keeper = RecordingKeeper()
+        keeper.state.withLock {
+            $0.bonds[UserlandSecurityTests.peer] = PairingKeys(role: .central, peerAddress: UserlandSecurityTests.peer,
+                                                               peerAddressType: .random, longTermKey: Array(0x61...0x70))
+        }
+        var harness = Self.harness(keeper)
+        harness.peerAnswers = false
+        harness.receive(UserlandSecurityTests.Harness.smpACL([0x0B, 0x09]))  // Bonding | SC
+        #expect(harness.smpSent.isEmpty, "no Pairing Request")
+        #expect(harness.lastEnableEncryption.map { Array($0[16...]) } == Array(0x61...0x70), "encrypted with the bond")
+        harness.receive(H4Packet.commandStatus(LEEnableEncryption.opcode.rawValue))
+        harness.receive(UserlandSecurityTests.Harness.encryptionChange(status: 0, enabled: 1))
+        #expect(harness.host.isEncrypted(UserlandSecurityTests.handle) == true)
+        let encryptions = harness.commands.filter { UInt16($0[1]) | UInt16($0[2]) << 8 == LEEnableEncryption.opcode.rawValue }.count
+        harness.receive(UserlandSecurityTests.Harness.smpACL([0x0B, 0x09]))
+        #expect(harness.commands.filter { UInt16($0[1]) | UInt16($0[2]) << 8 == LEEnableEncryption.opcode.rawValue }.count
+                == encryptions, "an encrypted link is not encrypted again")
+        harness.receive(UserlandSecurityTests.Harness.smpACL([0x0B, 0x0D]))  // Bonding | MITM | SC
+        #expect(harness.smpSent.first?.first == 0x01, "MITM asked of an unauthenticated bond: pairing again")
+    }
+
     @Test("after the peer refused the bond (0x06), raising security pairs again from the start and the new keys reach the keeper")
     func refusedBondFallsBackToPairing() async throws {
         let keeper = RecordingKeeper()

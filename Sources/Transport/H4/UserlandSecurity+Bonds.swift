@@ -53,6 +53,28 @@ extension UserlandSecurity {
         return true
     }
 
+    /// Central: a peripheral we are bonded with sends a Security Request. The bond answers
+    /// it (Vol 3 Part H §2.4.6): the link is encrypted with the stored LTK, or already is or
+    /// is being, instead of pairing again. A request for MITM protection that the bond
+    /// lacks goes to the manager, which pairs anew.
+    mutating func securityRequestAnsweredByBond(_ pdu: [UInt8], _ info: ConnectionInfo, host: inout HCIHost,
+                                                out: inout HostOutput, nextID: inout UInt64, at now: MonotonicTime) -> Bool {
+        guard info.role == .central, pdu.count == 2, pdu[0] == SMPCode.securityRequest.rawValue,
+              managers[info.handle]?.isPairing != true, let keeper,
+              let bond = keeper.bond(for: info.peerAddress, type: info.peerAddressType, role: .central) else { return false }
+        let requirements = AuthenticationRequirements(rawValue: pdu[1])
+        if requirements.contains(.mitm) && !bond.isAuthenticated { return false }
+        // Encrypted, or encryption under way (its command in flight, or a connect waiting
+        // for its Encryption Change): nothing more to do.
+        if host.isEncrypted(info.handle) == true || encryptionRequests.values.contains(info.handle)
+            || waiters[info.handle] != nil { return true }
+        guard let material = LinkKeyMaterial(bond.longTermKey) else { return false }
+        let id = perform(.startEncryption(handle: info.handle, random: bond.random, encryptedDiversifier: bond.encryptedDiversifier,
+                                          longTermKey: material), host: &host, out: &out, nextID: &nextID, at: now)
+        encryptionRequests[id] = info.handle
+        return true
+    }
+
     /// Central: encrypts the link with a stored bond (HCI LE Enable Encryption with its
     /// EDIV and Rand) and resumes `waiter` with the Encryption Change outcome. No SMP PDU
     /// is sent: nothing pairs.

@@ -63,6 +63,7 @@ struct UserlandSecurity {
         switch event {
         case .securityManagerData(let handle, let pdu):
             guard let info = host.connection(handle) else { return }
+            if securityRequestAnsweredByBond(pdu, info, host: &host, out: &out, nextID: &nextID, at: now) { return }
             var manager = self.manager(handle, info, host)
             output.removeAll()
             manager.receive(pdu[...], at: now, into: &output)
