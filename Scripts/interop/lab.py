@@ -79,7 +79,9 @@ def emit(event: str, **fields) -> None:
 class Peripheral:
     """A Bumble GATT server with the interop database."""
 
-    def __init__(self, device: Device, notify_count: int, mtu: int = 247, protected: bool = False) -> None:
+    def __init__(self, device: Device, notify_count: int, mtu: int = 247, protected: bool = False,
+                 readvertise: bool = False) -> None:
+        self.readvertise = readvertise
         self.device = device
         self.notify_count = notify_count
         # 23 leaves the default ATT_MTU in place: no exchange, smallest PDUs.
@@ -187,7 +189,7 @@ class Peripheral:
 
     async def start(self) -> None:
         await self.device.start_advertising(
-            own_address_type=hci.OwnAddressType.RANDOM,
+            own_address_type=hci.OwnAddressType.RANDOM, auto_restart=self.readvertise,
             advertising_interval_min=20, advertising_interval_max=20)
 
 
@@ -398,7 +400,8 @@ class Lab:
             role = self.role(index)
             if role == "peripheral":
                 self.peripherals.append(Peripheral(device, self.args.notify_count,
-                                                   protected=self.args.protected))
+                                                   protected=self.args.protected,
+                                                   readvertise=self.args.readvertise))
             await device.power_on()
             if role == "peripheral":
                 await self.peripherals[-1].start()
@@ -493,6 +496,16 @@ class Lab:
             except Exception as error:
                 return {"paired": False, "error": repr(error),
                         "reason": getattr(error, "error_code", None)}
+        if name == "encrypt":
+            # encrypt: the connection is encrypted with the key Bumble's key store keeps for
+            # the peer (a bond from an earlier pairing): LE Enable Encryption, no SMP.
+            connection = self.any_connection()
+            try:
+                await asyncio.wait_for(connection.encrypt(), 10)
+            except Exception as error:
+                return {"encrypted": False, "error": repr(error),
+                        "reason": getattr(error, "error_code", None)}
+            return {"encrypted": bool(connection.encryption)}
         if name == "connect-pair":
             # connect-pair TARGET: the first central connects to TARGET (a random address,
             # or an advertised name to scan for) and pairs with its default configuration
@@ -666,6 +679,8 @@ def main() -> None:
     parser.add_argument("--lifetime", type=float, default=60.0)
     parser.add_argument("--protected", action="store_true",
                         help="peripherals serve a characteristic that needs encryption, and pair Just Works")
+    parser.add_argument("--readvertise", action="store_true",
+                        help="peripherals advertise again after each disconnection (a bonded central comes back)")
     args = parser.parse_args()
     # One lab at a time on this machine. Each lab is a few busy Python processes' worth of
     # controllers and hosts; the test suite starts a dozen at once, and on two cores they

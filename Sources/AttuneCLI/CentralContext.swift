@@ -15,8 +15,10 @@ struct CentralContext {
         if let text = arguments.positionals.first { _ = try address(text) }
         if let transport = try TransportOption.parse(arguments.option("transport")) {
             try TransportOption.requireKernel(for: transport)
-            let snoop = try TransportOption.openSnoop(arguments.option("snoop"))
-            let central = CentralManager(transport: transport, snoop: snoop)
+            let snoop = try TransportOption.openSnoop(arguments.option("snoop"), keepingKeys: arguments.flag("snoop-keys"))
+            // The store keeps bonds and our identity across runs, so the next command
+            // encrypts with the bond instead of pairing again.
+            let central = CentralManager(transport: transport, store: BondStore.open(for: transport), snoop: snoop)
             Shutdown.register(central)
             ControllerWarningReport.register(central)
             if let cause = await ManagerReadiness.settled({ central.status }).cause { throw .failure(cause.description) }

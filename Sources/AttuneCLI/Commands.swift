@@ -9,6 +9,8 @@ enum Commands {
         WriteCommand.self,
         SubscribeCommand.self,
         ServeCommand.self,
+        BondsCommand.self,
+        UnpairCommand.self,
         PDUCommand.self,
         DecodeCommand.self,
         ReplayCommand.self,

@@ -25,7 +25,7 @@ enum DiscoverCommand: CLICommand {
                          "end"}], "characteristics": [{"uuid", "name", "properties",
                          "declaration", "value", "descriptors": [{"uuid", "name", "handle"}]}]}]}
         """
-    static let flags: Set<String> = ["random", "json"]
+    static let flags: Set<String> = ["random", "json", "snoop-keys"]
     static let options: Set<String> = ["transport", "snoop", "discovery-timeout"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {

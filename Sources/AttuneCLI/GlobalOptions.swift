@@ -8,12 +8,13 @@ enum GlobalOptions {
     /// Global options that take a value.
     static let options: Set<String> = ["transport", "snoop"]
     /// Global flags.
-    static let flags: Set<String> = ["json"]
+    static let flags: Set<String> = ["json", "snoop-keys"]
 
     static let help = """
         global options (before or after COMMAND, for the commands that take them):
           --transport T  hci0, tcp:HOST:PORT, unix:PATH, serial:PATH, user:hci0 or memory
           --snoop FILE   record the session as btsnoop
+          --snoop-keys   keep link keys in the --snoop capture (by default they are zeros)
           --json         machine-readable output (values are always hex, "" when empty)
         """
 }

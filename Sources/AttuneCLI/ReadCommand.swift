@@ -18,7 +18,7 @@ enum ReadCommand: CLICommand {
         \(TransportOption.help)
           --json         {"handle", "uuid", "length", "value": "hex"}
         """
-    static let flags: Set<String> = ["long", "random", "json"]
+    static let flags: Set<String> = ["long", "random", "json", "snoop-keys"]
     static let options: Set<String> = ["transport", "snoop", "discovery-timeout"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {

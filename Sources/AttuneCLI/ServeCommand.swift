@@ -35,7 +35,7 @@ enum ServeCommand: CLICommand {
           --json         one object per event: {"event": "connected"|"read"|"write"|
                          "subscription"|"written"|"disconnected", "ts", "central", ...}
         """
-    static let flags: Set<String> = ["json"]
+    static let flags: Set<String> = ["json", "snoop-keys"]
     static let options: Set<String> = ["name", "seconds", "notify", "max-centrals", "transport", "snoop"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
@@ -69,11 +69,12 @@ enum ServeCommand: CLICommand {
         let radio = parsed == nil ? MemoryRadio() : nil
         let transport = parsed ?? .memory(radio!)
         try TransportOption.requireKernel(for: transport)
-        let snoop = try TransportOption.openSnoop(arguments.option("snoop"))
+        let snoop = try TransportOption.openSnoop(arguments.option("snoop"), keepingKeys: arguments.flag("snoop-keys"))
         let manager: PeripheralManager
         let published: [PublishedService]
         do {
-            manager = try PeripheralManager(transport: transport, name: name, snoop: snoop)
+            manager = try PeripheralManager(transport: transport, name: name, snoop: snoop,
+                                            store: BondStore.open(for: transport))
             Shutdown.register(manager)
             if let cause = await ManagerReadiness.settled({ manager.status }).cause { throw CLIError.failure(cause.description) }
             published = try await manager.add(contentsOf: definitions)

@@ -23,7 +23,7 @@ enum SubscribeCommand: CLICommand {
         \(TransportOption.help)
           --json         one object per value: {"ts", "handle", "uuid", "value": "hex"}
         """
-    static let flags: Set<String> = ["indicate", "random", "json"]
+    static let flags: Set<String> = ["indicate", "random", "json", "snoop-keys"]
     static let options: Set<String> = ["count", "transport", "snoop", "discovery-timeout"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {

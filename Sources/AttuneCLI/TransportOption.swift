@@ -12,13 +12,15 @@ enum TransportOption {
           --snoop FILE   record the session as btsnoop (datalink 1002): every H4 packet on
                          tcp:, unix:, serial: and user:; on hci0 and memory, the HCI a
                          controller would have exchanged for each link (the kernel owns HCI)
+          --snoop-keys   keep the link keys in the capture (LE Enable Encryption, LTK
+                         replies, SMP key distribution); by default they are zeros
         """
 
     /// The `--snoop FILE` capture, opened before the session starts so a bad path fails
     /// the command at once.
-    static func openSnoop(_ path: String?) throws(CLIError) -> SnoopFile? {
+    static func openSnoop(_ path: String?, keepingKeys: Bool = false) throws(CLIError) -> SnoopFile? {
         guard let path else { return nil }
-        do { return try SnoopFile(path: path) } catch {
+        do { return try SnoopFile(path: path, keepsKeys: keepingKeys) } catch {
             throw .failure("--snoop \(path): \(error) (check the directory exists and is writable)")
         }
     }

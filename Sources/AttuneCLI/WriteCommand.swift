@@ -21,7 +21,7 @@ enum WriteCommand: CLICommand {
         \(TransportOption.help)
           --json              {"handle", "uuid", "length", "procedure"}
         """
-    static let flags: Set<String> = ["without-response", "long", "reliable", "random", "json"]
+    static let flags: Set<String> = ["without-response", "long", "reliable", "random", "json", "snoop-keys"]
     static let options: Set<String> = ["transport", "snoop", "discovery-timeout"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {

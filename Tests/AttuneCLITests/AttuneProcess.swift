@@ -36,11 +36,15 @@ struct AttuneProcess {
     /// the suite.
     /// With `discardStdout`, stdout goes to /dev/null (``stdout`` is empty), as when a
     /// user throws the data away: nothing the test does may slow the command down.
-    static func run(_ arguments: [String], timeout: Double = 120, discardStdout: Bool = false) async throws -> AttuneProcess {
-        try await offPool { try runBlocking(arguments, timeout: timeout, discardStdout: discardStdout) }
+    /// `store` is the command's `$ATTUNE_STORE`; by default a fresh directory per run, so
+    /// no run sees bonds, caches or a host identity another left behind.
+    static func run(_ arguments: [String], timeout: Double = 120, discardStdout: Bool = false,
+                    store: String? = nil) async throws -> AttuneProcess {
+        try await offPool { try runBlocking(arguments, timeout: timeout, discardStdout: discardStdout, store: store) }
     }
 
-    static func runBlocking(_ arguments: [String], timeout: Double, discardStdout: Bool = false) throws -> AttuneProcess {
+    static func runBlocking(_ arguments: [String], timeout: Double, discardStdout: Bool = false,
+                            store: String? = nil) throws -> AttuneProcess {
         // Files, not pipes: nothing can block on a full pipe while we wait.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attune-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -58,7 +62,9 @@ struct AttuneProcess {
         // From the package root, as a user runs it there (fixtures are named relative to
         // it): through sh, since glibc's addchdir is not visible to Swift.
         func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let line = "cd \(quoted(packageRoot.path)) && exec " + ([executable.path] + arguments).map(quoted).joined(separator: " ")
+        let storeDirectory = store ?? directory.appendingPathComponent("store").path
+        let line = "cd \(quoted(packageRoot.path)) && ATTUNE_STORE=\(quoted(storeDirectory)) exec "
+            + ([executable.path] + arguments).map(quoted).joined(separator: " ")
         let argv = ["/bin/sh", "-c", line]
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { for a in cArguments { free(a) } }

@@ -161,16 +161,17 @@ final class BumbleLab: @unchecked Sendable {
     private var seen: [[String: Any]] = []
 
     /// Starts a lab without blocking the concurrency pool.
-    static func start(role: String = "peripheral", devices: Int = 1) async throws -> BumbleLab {
-        try await offPool { try BumbleLab(role: role, devices: devices) }
+    static func start(role: String = "peripheral", devices: Int = 1, arguments: [String] = []) async throws -> BumbleLab {
+        try await offPool { try BumbleLab(role: role, devices: devices, arguments: arguments) }
     }
 
     /// - Parameter role: `peripheral` (the interop database) or `central` (the judge).
-    init(role: String = "peripheral", devices: Int = 1) throws {
+    /// - Parameter arguments: more lab.py options (`--protected`, `--readvertise`).
+    init(role: String = "peripheral", devices: Int = 1, arguments: [String] = []) throws {
         try Self.setUp.get()
         process.executableURL = Self.interop.appendingPathComponent(".venv/bin/python")
         process.arguments = [Self.interop.appendingPathComponent("lab.py").path, "--role", role, "--lifetime", "90",
-                             "--devices", String(devices)]
+                             "--devices", String(devices)] + arguments
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

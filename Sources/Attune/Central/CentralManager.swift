@@ -19,7 +19,9 @@ public final class CentralManager: Sendable {
     public let transport: BluetoothTransport
     let backend: any ControllerBackend
     let clock = MonotonicClock()
-    private let known = Mutex<[UUID: Peripheral]>([:])
+    let known = Mutex<[UUID: Peripheral]>([:])
+    /// Our identity and bonds, as the backend sees them.
+    let bondKeeper: StoreBondKeeper
     /// The scans running, to end them all in ``stopScan()``.
     private let scans = ScanRegistry()
 
@@ -45,7 +47,10 @@ public final class CentralManager: Sendable {
     public init(transport: BluetoothTransport = .default, store: any Store = InMemoryStore(), snoop: SnoopFile? = nil) {
         self.transport = transport
         self.store = store
-        backend = transport.makeBackend(snoop: snoop)
+        let keeper = StoreBondKeeper(store: store)
+        bondKeeper = keeper
+        backend = transport.makeBackend(snoop: snoop, bonds: keeper)
+        keeper.setListener { [weak self] event in self?.bondEvent(event) }
     }
 
     /// Whether the controller is usable, like `CBCentralManager.state`.
@@ -143,10 +148,20 @@ public final class CentralManager: Sendable {
     }
 
     /// The peripheral at an address (the same object every time).
+    ///
+    /// A resolvable private address that a bonded peripheral's stored IRK resolves is that
+    /// peripheral: the one bonded object comes back, and it connects to the address it
+    /// advertises now.
     public func peripheral(address: BluetoothAddress, type: BluetoothAddressType = .public,
                            name: String? = nil) -> Peripheral {
         let id = PeripheralIdentifier.make(address: address, type: type)
         let record = store.record(for: id)
+        if record == nil, known.withLock({ $0[id] }) == nil, ResolvablePrivateAddress.isResolvable(address, type: type),
+           let bonded = bondedRecord(for: address, type: type), bonded.identifier != id {
+            let p = peripheral(address: bonded.address, type: bonded.addressType, name: name ?? bonded.name)
+            p.airAddress.withLock { $0 = (address, type) }
+            return p
+        }
         return known.withLock { known in
             if let existing = known[id] { return existing }
             let p = Peripheral(address: address, type: type, name: name, record: record, backend: backend,

@@ -133,7 +133,8 @@ extension Peripheral {
     private func openLink() {
         generation += 1
         let attempt = generation
-        let backend = self.backend, address = self.address, type = self.addressType
+        let backend = self.backend
+        let (address, type) = airAddress.withLock { $0 } ?? (self.address, self.addressType)
         connectTask = Task {
             do throws(AttuneError) {
                 let link = try await backend.connect(to: address, type: type)
@@ -170,6 +171,9 @@ extension Peripheral {
             exchangesMTUOnStart: true, discoversOnStart: lifecycle.configuration.discoversOnConnect || memory.cache != nil)
         let seeded = memory.cache?.databaseHash == nil ? nil : memory.cache?.discoveredDatabase
         connection = GATTLink(configuration: configuration, database: seeded ?? DiscoveredDatabase())
+        // Encrypted with a stored bond before the engine starts (the userland host does it
+        // as the link comes up), so signed writes and error reports know.
+        if link.isEncrypted { connection!.setLinkEncrypted(true) }
         securityFailure = nil
         bearerFailure = nil
         heldForSecurity = nil

@@ -72,6 +72,10 @@ public actor Peripheral {
     /// PDUs the client engine queued behind a security raise.
     var heldForSecurity: [[UInt8]]?
 
+    /// The address it advertises now, when that differs from ``address``: a bonded peer's
+    /// latest resolvable private address, which links are made to.
+    nonisolated let airAddress = Mutex<(BluetoothAddress, BluetoothAddressType)?>(nil)
+
     /// Counters of this peripheral's links since it was created.
     public nonisolated var statistics: PeripheralStatistics { counters.snapshot }
     nonisolated let counters = PeripheralCounters()

@@ -16,4 +16,11 @@ public enum LifecycleEvent: Hashable, Sendable {
     /// A subscription ended: the connection is gone for good, the characteristic no
     /// longer exists, or the peer refused the CCCD write.
     case subscriptionEnded(Subscription, AttuneError)
+    /// Pairing completed and its keys were saved as this peripheral's bond (the bond
+    /// itself is in the store; its description shows no key).
+    case bonded(Bond)
+    /// The stored bond did not encrypt the link (the peer lost it: PIN or Key Missing,
+    /// say). Nothing was removed; the link goes on unencrypted, and the next attribute
+    /// that needs encryption pairs again, replacing the bond.
+    case bondFailed(AttuneError)
 }

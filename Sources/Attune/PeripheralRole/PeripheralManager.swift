@@ -9,6 +9,9 @@ import Transport
 public actor PeripheralManager {
     /// The transport this manager was opened on.
     public nonisolated let transport: BluetoothTransport
+    /// Where the bonds of centrals that paired with us are kept (a record per central,
+    /// keyed by its identity address), with our host identity.
+    public nonisolated let store: any Store
     let backend: any ControllerBackend
     let clock = MonotonicClock()
     var server: GATTServer
@@ -57,10 +60,13 @@ public actor PeripheralManager {
     /// - Parameter snoop: a btsnoop capture of the session, as for
     ///   ``CentralManager/init(transport:store:snoop:)``. (A ``MemoryRadio`` records all
     ///   its links from the central's side, whichever manager opened the capture.)
+    /// - Parameter store: where centrals' bonds and our identity are kept; a
+    ///   ``FileStore`` lets a central that bonded with us encrypt again after a restart.
     public init(transport: BluetoothTransport = .default, name: String = "Attune", appearance: UInt16 = 0,
-                snoop: SnoopFile? = nil) throws(AttuneError) {
+                snoop: SnoopFile? = nil, store: any Store = InMemoryStore()) throws(AttuneError) {
         self.transport = transport
-        backend = transport.makeBackend(snoop: snoop)
+        self.store = store
+        backend = transport.makeBackend(snoop: snoop, bonds: StoreBondKeeper(store: store))
         (requests, requestContinuation) = AsyncStream.makeStream(of: ATTRequest.self, bufferingPolicy: .bufferingOldest(Self.requestQueueCapacity))
         let gap = ServiceDefinition(BluetoothUUID(0x1800), characteristics: [
             CharacteristicDefinition(BluetoothUUID(0x2A00), properties: [.read], value: Array(name.utf8)),

@@ -1,4 +1,5 @@
 import Foundation
+import Transport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +17,10 @@ public final class FileStore: Store {
     /// Files that could not be used when the store was opened.
     public let problems: [StoreProblem]
     private let state: Mutex<[UUID: PeripheralRecord]>
+    private let identity: Mutex<HostIdentity?>
+
+    /// The file holding our host's identity (address and IRK), next to the records.
+    public static let identityFileName = "host-identity.json"
 
     /// Files larger than this are not records; they are moved aside unread.
     static let maximumFileSize = 16 << 20
@@ -35,7 +40,9 @@ public final class FileStore: Store {
     public init(directory: String = FileStore.defaultDirectory) throws(StoreError) {
         self.directory = directory
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            // Owner only: the records hold bond keys.
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             throw StoreError(operation: "create directory", path: directory, detail: "\(error)")
         }
@@ -55,7 +62,7 @@ public final class FileStore: Store {
                 unlink(path)
                 continue
             }
-            guard name.hasSuffix(".json") else { continue }
+            guard name.hasSuffix(".json"), name != Self.identityFileName else { continue }
             let reason: String
             do {
                 let data = try Self.read(path)
@@ -72,8 +79,55 @@ public final class FileStore: Store {
             }
             problems.append(StoreProblem(path: path, movedTo: Self.moveAside(path), reason: reason))
         }
+        let identityPath = directory + "/" + Self.identityFileName
+        var identity: HostIdentity?
+        if access(identityPath, F_OK) == 0 {
+            do {
+                identity = try decoder.decode(StoredIdentity.self, from: try Self.read(identityPath)).identity
+            } catch {
+                // A new identity replaces it; peers that bonded with the old one pair again.
+                problems.append(StoreProblem(path: identityPath, movedTo: Self.moveAside(identityPath),
+                                             reason: "not a host identity: \(error)"))
+            }
+        }
         self.problems = problems
         state = Mutex(records)
+        self.identity = Mutex(identity)
+    }
+
+    public var hostIdentity: HostIdentity? { identity.withLock { $0 } }
+
+    public func saveHostIdentity(_ identity: HostIdentity) throws(StoreError) {
+        let path = directory + "/" + Self.identityFileName
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try JSONEncoder().encode(StoredIdentity(identity)))
+        } catch {
+            throw StoreError(operation: "encode", path: path, detail: "\(error)")
+        }
+        try self.identity.withLock { (kept: inout HostIdentity?) throws(StoreError) in
+            try writeAtomically(bytes, to: path, name: Self.identityFileName)
+            kept = identity
+        }
+    }
+
+    /// The identity file's form: the address as text, the IRK as octets.
+    private struct StoredIdentity: Codable {
+        var address: String
+        var identityResolvingKey: [UInt8]
+        init(_ identity: HostIdentity) {
+            address = identity.address.description
+            identityResolvingKey = identity.identityResolvingKey
+        }
+        var identity: HostIdentity {
+            get throws {
+                guard let parsed = BluetoothAddress(address), parsed.bytes.0 >> 6 == 0b11, identityResolvingKey.count == 16 else {
+                    throw StoreError(operation: "decode", path: FileStore.identityFileName,
+                                     detail: "the address must be static random and the IRK 16 octets")
+                }
+                return HostIdentity(address: parsed, identityResolvingKey: identityResolvingKey)
+            }
+        }
     }
 
     public func records() -> [PeripheralRecord] {
@@ -99,6 +153,27 @@ public final class FileStore: Store {
         }
     }
 
+    /// Read, change and write under the store's lock: one step.
+    public func update(address: BluetoothAddress, type: BluetoothAddressType,
+                       _ change: (inout PeripheralRecord) -> Void) throws(StoreError) {
+        let id = PeripheralIdentifier.make(address: address, type: type)
+        let path = self.path(for: id)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try state.withLock { (records: inout [UUID: PeripheralRecord]) throws(StoreError) in
+            var record = records[id] ?? PeripheralRecord(address: address, addressType: type)
+            change(&record)
+            let bytes: [UInt8]
+            do {
+                bytes = Array(try encoder.encode(record))
+            } catch {
+                throw StoreError(operation: "encode", path: path, detail: "\(error)")
+            }
+            try writeAtomically(bytes, to: path, name: id.uuidString + ".json")
+            records[id] = record
+        }
+    }
+
     public func removeRecord(for identifier: UUID) throws(StoreError) {
         let path = self.path(for: identifier)
         try state.withLock { (records: inout [UUID: PeripheralRecord]) throws(StoreError) in
@@ -120,6 +195,14 @@ public final class FileStore: Store {
         }
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure("create", temporary) }
+        // Records hold bond keys: owner only, even over a leftover temporary file whose
+        // mode O_CREAT would keep.
+        guard fchmod(fd, 0o600) == 0 else {
+            let error = failure("chmod", temporary)
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }

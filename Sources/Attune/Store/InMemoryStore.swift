@@ -1,4 +1,5 @@
 import Foundation
+import Transport
 import Synchronization
 
 /// A ``Store`` that keeps everything in memory.
@@ -16,6 +17,16 @@ public final class InMemoryStore: Store {
 
     public func record(for identifier: UUID) -> PeripheralRecord? { state.withLock { $0[identifier] } }
 
+    public func update(address: BluetoothAddress, type: BluetoothAddressType,
+                       _ change: (inout PeripheralRecord) -> Void) throws(StoreError) {
+        let id = PeripheralIdentifier.make(address: address, type: type)
+        state.withLock { records in
+            var record = records[id] ?? PeripheralRecord(address: address, addressType: type)
+            change(&record)
+            records[id] = record
+        }
+    }
+
     public func save(_ record: PeripheralRecord) throws(StoreError) {
         state.withLock { $0[record.identifier] = record }
     }
@@ -25,4 +36,8 @@ public final class InMemoryStore: Store {
     }
 
     public var problems: [StoreProblem] { [] }
+
+    private let identity = Mutex<HostIdentity?>(nil)
+    public var hostIdentity: HostIdentity? { identity.withLock { $0 } }
+    public func saveHostIdentity(_ identity: HostIdentity) throws(StoreError) { self.identity.withLock { $0 = identity } }
 }

@@ -15,6 +15,10 @@ import Synchronization
 public final class SnoopFile: Sendable {
     private let state: Mutex<State>
     public let path: String
+    /// Keep the link keys in HCI commands (LE Enable Encryption, LE Long Term Key Request
+    /// Reply) as they were sent (`--snoop-keys`), so a capture can be decrypted; by
+    /// default recorders zero them.
+    public let keepsKeys: Bool
 
     struct State: ~Copyable {
         var writer: CaptureWriter<FileOutput>
@@ -22,8 +26,9 @@ public final class SnoopFile: Sendable {
     }
 
     /// Creates or truncates the file and writes its header.
-    public init(path: String, format: CaptureFormat = .btsnoop(.hciUART)) throws(CaptureError) {
+    public init(path: String, format: CaptureFormat = .btsnoop(.hciUART), keepsKeys: Bool = false) throws(CaptureError) {
         self.path = path
+        self.keepsKeys = keepsKeys
         state = Mutex(State(writer: try CaptureWriter(path: path, format: format), failure: nil))
     }
 

@@ -31,4 +31,11 @@ package protocol ATTLink: AnyObject, Sendable {
     func raiseSecurity() async throws(AttuneError)
     /// Closes the link from our side.
     func close()
+    /// Whether the link was already encrypted when the backend handed it out (with a
+    /// stored bond); false where the transport does not say.
+    var isEncrypted: Bool { get }
+}
+
+extension ATTLink {
+    package var isEncrypted: Bool { false }
 }

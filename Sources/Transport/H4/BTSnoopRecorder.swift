@@ -27,6 +27,9 @@ public final class BTSnoopRecorder: H4PacketRecorder {
                                   timestamp: SnoopFile.now(), payload: packet[1...])])
     }
 
+    /// The file's choice (`--snoop-keys`).
+    public var keepsKeys: Bool { file.keepsKeys }
+
     /// Nothing to do: the file flushes every packet.
     public func finish() {}
 

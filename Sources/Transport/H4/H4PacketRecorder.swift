@@ -7,4 +7,10 @@ public protocol H4PacketRecorder: Sendable {
     func record(_ packet: [UInt8], fromHost: Bool)
     /// Writes out anything buffered; called when the edge closes.
     func finish()
+    /// Whether link keys are recorded as sent; by default they are zeroed (``H4KeyMask``).
+    var keepsKeys: Bool { get }
+}
+
+extension H4PacketRecorder {
+    public var keepsKeys: Bool { false }
 }

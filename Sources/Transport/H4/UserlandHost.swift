@@ -102,7 +102,8 @@ public final class UserlandHost: Sendable {
     ///     pairs. By default LE Secure Connections Just Works (NoInputNoOutput), bonding asked.
     public init(endpoint: H4Endpoint, configuration: HostConfiguration = HostConfiguration(),
                 recorder: (any H4PacketRecorder)? = nil, routesATTToChannels: Bool = false,
-                loop: KernelEventLoop? = nil, security: SMPConfiguration = SMPConfiguration()) throws(H4Stream.Failure) {
+                loop: KernelEventLoop? = nil, security: SMPConfiguration = SMPConfiguration(),
+                bonds: (any BondKeeper)? = nil) throws(H4Stream.Failure) {
         let chosen: KernelEventLoop
         if let loop {
             chosen = loop
@@ -125,7 +126,7 @@ public final class UserlandHost: Sendable {
         self.loop = chosen
         self.recorder = recorder
         (eventStream, eventSink) = AsyncStream.makeStream(of: HostEvent.self, bufferingPolicy: .unbounded)
-        state = Mutex(State(host: HCIHost(configuration: configuration), security: UserlandSecurity(configuration: security)))
+        state = Mutex(State(host: HCIHost(configuration: configuration), security: UserlandSecurity(configuration: security, keeper: bonds)))
         readBuffer = .allocate(byteCount: Self.readLimit, alignment: 16)
     }
 
@@ -259,6 +260,25 @@ public final class UserlandHost: Sendable {
         try result.get()
     }
 
+    /// Encrypts a link we are central of with a stored bond (LE Enable Encryption with its
+    /// EDIV and Rand; 0 and 0 for Secure Connections) and returns once Encryption Change
+    /// reports it on. Throws ``AttuneError/securityFailed(_:)`` with the HCI status when
+    /// the peer or the controller refused (PIN or Key Missing, 0x06: the peer lost the bond).
+    func encrypt(on handle: UInt16, with bond: PairingKeys) async throws(AttuneError) {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, AttuneError>, Never>) in
+            state.withLock { state in
+                guard state.stopped == nil else {
+                    continuation.resume(returning: .failure(.notConnected))
+                    return
+                }
+                state.security.encrypt(handle, with: bond, waiter: continuation, host: &state.host, out: &state.out,
+                                       nextID: &state.nextID, at: Self.now())
+                execute(&state)
+            }
+        }
+        try result.get()
+    }
+
     /// Whether the link is encrypted; nil when no connection has this handle.
     public func isEncrypted(_ handle: UInt16) -> Bool? { state.withLock { $0.host.isEncrypted(handle) } }
 
@@ -375,7 +395,7 @@ public final class UserlandHost: Sendable {
                 return
             }
             guard let packet else { return }
-            recorder?.record(packet, fromHost: false)
+            if let recorder { recorder.record(recorder.keepsKeys ? packet : H4KeyMask.masked(packet), fromHost: false) }
             state.host.receive(packet, at: now, into: &state.out)
             execute(&state)
             budget -= 1
@@ -518,8 +538,10 @@ public final class UserlandHost: Sendable {
         while true {
             if !state.out.packets.isEmpty && !state.finalized {
                 if let recorder {
+                    let keepsKeys = recorder.keepsKeys
                     for packet in state.out.packets {
-                        recorder.record(H4KeyMask.masked(Array(state.out.bytes(of: packet))), fromHost: true)
+                        let bytes = Array(state.out.bytes(of: packet))
+                        recorder.record(keepsKeys ? bytes : H4KeyMask.masked(bytes), fromHost: true)
                     }
                 }
                 // Packets are back to back in the output's buffer, so they go out in one piece.

@@ -14,16 +14,19 @@ import SMP
 struct UserlandSecurity {
     /// How our side pairs: Secure Connections Just Works (NoInputNoOutput), bonding asked.
     let configuration: SMPConfiguration
-    private var managers: [UInt16: SecurityManager] = [:]
+    private(set) var managers: [UInt16: SecurityManager] = [:]
     /// Callers of ``UserlandHost/raiseSecurity(on:)`` per link, waiting for encryption.
-    private var waiters: [UInt16: [CheckedContinuation<Result<Void, AttuneError>, Never>]] = [:]
+    var waiters: [UInt16: [CheckedContinuation<Result<Void, AttuneError>, Never>]] = [:]
     /// LE Enable Encryption requests in flight, by request ID, and their link.
-    private var encryptionRequests: [HostRequestID: UInt16] = [:]
+    var encryptionRequests: [HostRequestID: UInt16] = [:]
     /// Reused for every manager call.
     private var output = SecurityManagerOutput()
+    /// Where completed pairings go and bonds come from (see UserlandSecurity+Bonds).
+    let keeper: (any BondKeeper)?
 
-    init(configuration: SMPConfiguration) {
+    init(configuration: SMPConfiguration, keeper: (any BondKeeper)? = nil) {
         self.configuration = configuration
+        self.keeper = keeper
     }
 
     /// The earliest SMP timeout of any link.
@@ -60,6 +63,7 @@ struct UserlandSecurity {
         switch event {
         case .securityManagerData(let handle, let pdu):
             guard let info = host.connection(handle) else { return }
+            if securityRequestAnsweredByBond(pdu, info, host: &host, out: &out, nextID: &nextID, at: now) { return }
             var manager = self.manager(handle, info, host)
             output.removeAll()
             manager.receive(pdu[...], at: now, into: &output)
@@ -67,6 +71,7 @@ struct UserlandSecurity {
             carryOut(handle, info, host: &host, out: &out, nextID: &nextID, at: now)
         case .longTermKeyRequested(let request):
             guard let info = host.connection(request.handle) else { return }
+            if answerFromBond(request, info, host: &host, out: &out, nextID: &nextID, at: now) { return }
             var manager = self.manager(request.handle, info, host)
             output.removeAll()
             manager.longTermKeyRequested(ediv: request.encryptedDiversifier, rand: request.random, at: now, into: &output)
@@ -180,8 +185,9 @@ struct UserlandSecurity {
                     perform(.longTermKeyReply(handle: handle, longTermKey: material), host: &host, out: &out, nextID: &nextID, at: now)
                 case .longTermKeyNegativeReply:
                     perform(.longTermKeyNegativeReply(handle: handle), host: &host, out: &out, nextID: &nextID, at: now)
-                case .paired:
-                    // Encryption already completed the waiters; bonds are not stored yet.
+                case .paired(let result):
+                    // Encryption already completed the waiters; the keys go to the store.
+                    reportPaired(result, info)
                     resume(handle, .success(()))
                 case .failed(let failure):
                     resume(handle, .failure(.securityFailed("pairing with \(info.peerAddress) failed: \(Self.describe(failure))")))
@@ -199,7 +205,7 @@ struct UserlandSecurity {
     }
 
     @discardableResult
-    private func perform(_ request: HostRequest, host: inout HCIHost, out: inout HostOutput, nextID: inout UInt64,
+    func perform(_ request: HostRequest, host: inout HCIHost, out: inout HostOutput, nextID: inout UInt64,
                          at now: MonotonicTime) -> HostRequestID {
         let id = HostRequestID(nextID)
         nextID += 1
@@ -207,7 +213,7 @@ struct UserlandSecurity {
         return id
     }
 
-    private mutating func resume(_ handle: UInt16, _ result: Result<Void, AttuneError>) {
+    mutating func resume(_ handle: UInt16, _ result: Result<Void, AttuneError>) {
         for waiter in waiters.removeValue(forKey: handle) ?? [] { waiter.resume(returning: result) }
     }
 

@@ -1,6 +1,7 @@
 import Capture
 import Foundation
 import HCI
+import SMP
 import Synchronization
 
 /// Attune's own userland host (``UserlandHost``: HCI and L2CAP over an H4 stream or the
@@ -23,23 +24,34 @@ final class UserlandController: ControllerBackend {
 
     private let host: UserlandHost?
     private let state: Mutex<State>
+    /// Our identity and the bonds, when the managers keep them (see ``BondKeeper``).
+    private let bonds: (any BondKeeper)?
 
     /// - Parameters:
     ///   - endpoint: the controller's stream, as typed by the caller (never rendered and
     ///     parsed again), or why the caller's adapter name does not name one.
     ///   - snoop: records every H4 packet in both directions, through the host's recorder.
-    init(endpoint: Result<H4Endpoint, H4Endpoint.ParseError>, snoop: SnoopFile? = nil) {
-        // A static random address (two top bits set), new per controller: emulated
-        // controllers route on it, and it needs no public address from the controller.
-        var bytes = (0..<6).map { _ in UInt8.random(in: 0...255) }
-        bytes[0] |= 0xC0
-        address = BluetoothAddress(bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5])
+    ///   - bonds: our identity and the bonds. Without it, a new identity per controller.
+    init(endpoint: Result<H4Endpoint, H4Endpoint.ParseError>, snoop: SnoopFile? = nil, bonds: (any BondKeeper)? = nil) {
+        // A static random address (two top bits set): emulated controllers route on it,
+        // and it needs no public address from the controller. Kept in the store, it is
+        // the same in every process, so peers find their bond with us again; the IRK goes
+        // with it in key distribution.
+        let identity = bonds?.hostIdentity() ?? HostIdentity.generate()
+        address = identity.address
+        self.bonds = bonds
+        var security = SMPConfiguration()
+        if let irk = SMPKey(identity.identityResolvingKey) {
+            security.identity = SMPConfiguration.LocalIdentity(identityResolvingKey: irk,
+                                                               address: SMPAddress(identity.address, isRandom: true))
+        }
         var opened: UserlandHost?
         var failure: String?
         do {
             opened = try UserlandHost(endpoint: try endpoint.get(),
                                       configuration: HostConfiguration(randomAddress: address, pairingEnabled: true),
-                                      recorder: snoop.map(BTSnoopRecorder.init(file:)), routesATTToChannels: true)
+                                      recorder: snoop.map(BTSnoopRecorder.init(file:)), routesATTToChannels: true,
+                                      security: security, bonds: bonds)
         } catch {
             failure = "\(error)"
         }
@@ -148,7 +160,13 @@ final class UserlandController: ControllerBackend {
             guard let channel = host.attChannel(for: info.handle) else {
                 throw .connectionFailed(.transport("the link went down as it came up"))
             }
-            return UserlandLink(channel: channel)
+            let encrypted = await encryptWithBond(host, info)
+            if Task.isCancelled {
+                // The attempt was given up while encrypting: the link was asked to go down.
+                channel.close()
+                throw .cancelled
+            }
+            return UserlandLink(channel: channel, encrypted: encrypted)
         case .success(let other):
             throw .protocolError("connect completed with \(other)")
         case .failure(.connectionCancelled):
@@ -159,6 +177,36 @@ final class UserlandController: ControllerBackend {
             throw .connectionFailed(.hci(status))
         case .failure(let error):
             throw .connectionFailed(.transport(error.description))
+        }
+    }
+
+    /// A bonded peripheral's link is encrypted with the stored LTK before anyone uses it,
+    /// so the GATT start-up (subscriptions restored included) runs encrypted. A refusal
+    /// (the peer lost the bond: PIN or Key Missing) is reported and the link goes on
+    /// unencrypted; the GATT client pairs again when an attribute needs it.
+    private func encryptWithBond(_ host: UserlandHost, _ info: ConnectionInfo) async -> Bool {
+        guard let bonds, let bond = bonds.bond(for: info.peerAddress, type: info.peerAddressType, role: .central) else {
+            return false
+        }
+        do throws(AttuneError) {
+            // A controller or peer that never reports Encryption Change cannot hold the
+            // connect: the managers' connect timeout cancels it, and the link goes down.
+            let result = await withTaskCancellationHandler {
+                do throws(AttuneError) {
+                    try await host.encrypt(on: info.handle, with: bond)
+                    return Result<Void, AttuneError>.success(())
+                } catch {
+                    return .failure(error)
+                }
+            } onCancel: {
+                host.requestDisconnect(handle: info.handle)
+            }
+            try result.get()
+            return true
+        } catch {
+            // Given up on (cancelled) is no verdict on the bond.
+            if !Task.isCancelled { bonds.bondFailed(for: info.peerAddress, type: info.peerAddressType, error) }
+            return false
         }
     }
 

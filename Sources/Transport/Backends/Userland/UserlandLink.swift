@@ -6,9 +6,12 @@ final class UserlandLink: ATTLink {
     let peerAddress: BluetoothAddress
     let peerAddressType: BluetoothAddressType
     private let channel: UserlandATTChannel
+    /// Encrypted with a stored bond before it was handed out.
+    let isEncrypted: Bool
 
-    init(channel: UserlandATTChannel) {
+    init(channel: UserlandATTChannel, encrypted: Bool = false) {
         self.channel = channel
+        isEncrypted = encrypted
         peerAddress = channel.connection.peerAddress
         peerAddressType = channel.connection.peerAddressType
     }
