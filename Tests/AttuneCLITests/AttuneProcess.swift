@@ -30,6 +30,16 @@ struct AttuneProcess {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
+    /// The environment for an `attune` started with Foundation's `Process`: this one's,
+    /// with `$ATTUNE_STORE` a fresh directory, so the run sees no bonds, caches or host
+    /// identity that an earlier run (or the user) left behind.
+    static func privateStoreEnvironment() -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["ATTUNE_STORE"] = FileManager.default.temporaryDirectory
+            .appendingPathComponent("attune-store-\(UUID().uuidString)").path
+        return environment
+    }
+
     /// Runs `attune ARGS`, killing it after `timeout` seconds so a hang fails the test
     /// instead of stalling the suite. The waiting happens on a thread of its own: the
     /// concurrency pool has a thread per core, and tests blocking it starve the rest of

@@ -20,6 +20,7 @@ extension BumbleCLITests {
             serve.arguments = ["serve", "Fixtures/databases/interop.json", "--name", "AS", "--seconds", "90",
                                "--notify", "100", "--json", "--transport", transport, "--snoop", snoop.path]
             serve.currentDirectoryURL = AttuneProcess.packageRoot
+            serve.environment = AttuneProcess.privateStoreEnvironment()
             let events = Pipe()
             serve.standardOutput = events
             serve.standardError = FileHandle.nullDevice

@@ -17,6 +17,7 @@ extension BumbleCLITests {
             subscribe.arguments = ["subscribe", lab.address, String(format: "0x%04x", handle), "--count", "100", "--random",
                                    "--transport", lab.transport]
             subscribe.currentDirectoryURL = AttuneProcess.packageRoot
+            subscribe.environment = AttuneProcess.privateStoreEnvironment()
             let output = Pipe()
             subscribe.standardOutput = output
             subscribe.standardError = FileHandle.nullDevice

@@ -89,6 +89,7 @@ struct BumbleCLITests {
             serve.arguments = ["serve", "Fixtures/databases/interop.json", "--name", "AS", "--seconds", "60", "--json",
                                "--transport", transport]
             serve.currentDirectoryURL = AttuneProcess.packageRoot
+            serve.environment = AttuneProcess.privateStoreEnvironment()
             let events = Pipe()
             serve.standardOutput = events
             serve.standardError = FileHandle.nullDevice
