@@ -131,7 +131,7 @@ enum ReplayCommand: CLICommand {
 
     static func failure(_ error: ReplayError, path: String) -> String {
         switch error {
-        case .capture: return "\(path): \(error)"
+        case .capture, .nothingToServe: return "\(path): \(error)"
         case .database: return "\(error)"
         }
     }
