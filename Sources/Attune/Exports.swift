@@ -36,3 +36,8 @@
 @_exported import struct Replay.CapturedServerScript
 @_exported import struct Replay.CapturedPush
 @_exported import enum Replay.ReplayError
+// A captured central's procedures run against a live peripheral (`LiveReplay`).
+@_exported import struct Replay.ATTConversation
+@_exported import struct Replay.CapturedProcedure
+@_exported import struct Replay.CapturedProcedureRun
+@_exported import enum Replay.DivergenceCause
