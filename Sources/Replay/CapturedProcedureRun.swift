@@ -70,6 +70,13 @@ extension ClientReplay.Session {
                     pending += connection.receive([0x19], at: now)
                     continue
                 }
+                if let asked = nearbyRequest(equalTo: bytes, after: expected.first ?? requests.last ?? 0) {
+                    // A request the captured client made as a procedure of its own (the
+                    // read of an included service's 128-bit UUID after Find Included
+                    // Services, say): the captured server's answer to it is as good.
+                    if let r = responseOf[asked] { pending += connection.receive(conversation.pdus[r].bytes, at: time(r)) }
+                    continue
+                }
                 guard let next = expected.first, conversation.pdus[next].bytes.elementsEqual(bytes) else {
                     diverged = true
                     pending += connection.cancel(id, at: now) + unblock(bytes, at: now)
@@ -90,5 +97,17 @@ extension ClientReplay.Session {
             if let r = responseOf[i], case .success(.errorResponse) = conversation.pdus[r].pdu { return true }
             return false
         }
+    }
+
+    /// The nearest captured client request equal to `bytes` and answered, within a few
+    /// PDUs from `start` on (bounded, so that a long conversation costs no quadratic scan),
+    /// unless it is the one expected next anyway.
+    func nearbyRequest(equalTo bytes: [UInt8], after start: Int) -> Int? {
+        guard start < conversation.pdus.count, !conversation.pdus[start].bytes.elementsEqual(bytes) else { return nil }
+        for i in start..<min(conversation.pdus.count, start + 64)
+        where conversation.sender(of: i) == .client && responseOf[i] != nil && conversation.pdus[i].bytes.elementsEqual(bytes) {
+            return i
+        }
+        return nil
     }
 }
