@@ -104,6 +104,16 @@ public struct CapturedServerScript: Sendable {
     /// begins with the parts sent up to the refusal: our server queues prepared writes and
     /// refuses at Execute Write what the captured server refused at a Prepare Write.
     public func answer(toWrite parts: [ApplicationWrite]) -> ATTErrorCode? {
+        answer(parts.map { ($0.handle, $0.offset, $0.value) })
+    }
+
+    /// How the captured server answered a Write Request of `value` to `handle`; see
+    /// the answer to prepared parts above.
+    public func answer(toWrite handle: AttributeHandle, value: [UInt8]) -> ATTErrorCode? {
+        answer([(handle, 0, value)])
+    }
+
+    func answer(_ parts: [(handle: AttributeHandle, offset: Int, value: [UInt8])]) -> ATTErrorCode? {
         guard let first = parts.first, parts.allSatisfy({ $0.handle == first.handle }) else { return nil }
         var value: [UInt8] = []
         for p in parts {
