@@ -42,7 +42,8 @@ enum ReplayCommand: CLICommand {
 
         With --against ADDR our central connects to a live peripheral over --transport
         (memory: the built-in demo peripheral) and performs the captured client's
-        procedures on it, as captured (handles, ranges, values), one connection for the
+        procedures on it, as captured (handles, ranges, values; writes included, so
+        the device is written what the captured client wrote), one connection for the
         whole capture. Each procedure's result is compared with what our client makes of
         the captured server's answers (results, not PDUs: the live MTU may split values
         differently), printed with its time, and a divergence with the captured server's
