@@ -28,6 +28,8 @@ enum ReplayCommand: CLICommand {
           --as client   infer the GATT procedures the captured client ran, have our GATT
                         client run them, compare every PDU it sends with the captured
                         client's and answer it with the captured server's response
+                        (cancelled prepared writes are prepared and cancelled; signed
+                        writes signed from the captured counter, compared but for the MAC)
           --conn N      only connections with this handle (decimal or 0x hex)
           --database F  a database in attune-gatt-db/1 JSON (Docs/database-json.md); of a
                         multi-database file, --database-name's, else the first by name
