@@ -48,13 +48,14 @@ public struct CapturedServerScript: Sendable {
         var served: ATTConversation?
         var rebuilt = CapturedDatabase()
         var answers: [CapturedWriteAnswer] = []
+        var seen: Set<CapturedWriteAnswer.Key> = []
         while true {
             let next: ATTConversation?
             do { next = try stream.next() } catch { throw .capture(error) }
             guard let c = next else { break }
             guard !c.pdus.isEmpty, ReplaySession.selected(c, handle: connectionHandle, recent: &recent) else { continue }
             rebuilt.learn(from: c)
-            answers += CapturedWriteAnswer.answers(in: c)
+            CapturedWriteAnswer.merge(CapturedWriteAnswer.answers(in: c), into: &answers, seen: &seen)
             if served == nil { served = c }
         }
         try self.init(served: served, rebuilt: rebuilt, answers: answers)
@@ -63,9 +64,10 @@ public struct CapturedServerScript: Sendable {
     init(selected: [ATTConversation]) throws(ReplayError) {
         var rebuilt = CapturedDatabase()
         var answers: [CapturedWriteAnswer] = []
+        var seen: Set<CapturedWriteAnswer.Key> = []
         for c in selected where !c.pdus.isEmpty {
             rebuilt.learn(from: c)
-            answers += CapturedWriteAnswer.answers(in: c)
+            CapturedWriteAnswer.merge(CapturedWriteAnswer.answers(in: c), into: &answers, seen: &seen)
         }
         try self.init(served: selected.first { !$0.pdus.isEmpty }, rebuilt: rebuilt, answers: answers)
     }
@@ -214,6 +216,26 @@ struct CapturedWriteAnswer: Sendable {
     var error: ATTErrorCode?
     /// Prepared parts refused part of the way: `value` is what was sent up to the refusal.
     var isPrefix: Bool
+
+    struct Key: Hashable {
+        var handle: AttributeHandle
+        var offset: Int
+        var value: [UInt8]
+        var isPrefix: Bool
+    }
+
+    /// At most this many distinct writes are remembered: a year of gateway traffic writes
+    /// the same few values again and again, and a hostile capture cannot grow memory past it.
+    static let limit = 65_536
+
+    /// Adds the answers to writes not seen before (the first answer to a write is the
+    /// one given), up to ``limit``.
+    static func merge(_ new: [CapturedWriteAnswer], into answers: inout [CapturedWriteAnswer], seen: inout Set<Key>) {
+        for a in new where answers.count < limit
+            && seen.insert(Key(handle: a.handle, offset: a.offset, value: a.value, isPrefix: a.isPrefix)).inserted {
+            answers.append(a)
+        }
+    }
 
     static func answers(in c: ATTConversation) -> [CapturedWriteAnswer] {
         var responseTo: [Int: ATTPDU] = [:]
