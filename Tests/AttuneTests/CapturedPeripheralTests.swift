@@ -154,4 +154,15 @@ struct CapturedPeripheralTests {
         await central.cancelConnection(peripheral)
         await served.stop()
     }
+
+    @Test func speedsOutsideTheRangeAndAbsentConnectionsAreRefused() async throws {
+        let recording = try CapturedPeripheral(capture: Self.fixture)
+        for speed in [0, -1, .nan, .infinity, 1e9] as [Double] {
+            await #expect(throws: AttuneError.self) {
+                _ = try await recording.start(on: .memory(MemoryRadio()), speed: speed)
+            }
+        }
+        #expect(throws: ReplayError.self) { _ = try CapturedPeripheral(capture: Self.fixture, conversation: 0x0999) }
+        #expect(throws: ReplayError.self) { _ = try CapturedPeripheral(capture: "/nonexistent.btsnoop") }
+    }
 }
