@@ -50,6 +50,8 @@ struct LiveReplayTests {
         } else {
             Issue.record("live discovery failed: \(String(describing: diverged[2].live))")
         }
+        let times = outcomes.filter { $0.live != nil }.map(\.duration)
+        print("live replay against the recording: \(times.count) procedures in \(times.reduce(Duration.zero, +)), slowest \(times.max() ?? Duration.zero)")
         // Every procedure run took time on the live link, and none took long.
         #expect(outcomes.filter { $0.live != nil }.allSatisfy { $0.duration > .zero && $0.duration < .seconds(5) })
         await central.cancelConnection(peripheral)
