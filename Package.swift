@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers point downward only (Docs/architecture.md draws the graph):
 //   AttuneCLI, AttuneBench, KernelLabProbe   executables
-//   Attune                                   public API (managers, lifecycle, store; no sockets or threads)
+//   Attune                                   public API (managers, lifecycle, store; no sockets or threads);
+//                                            serves captures (CapturedPeripheral) and replays them live
 //   Transport                                the backends (kernel, userland host, memory radio) behind
 //                                            ATTLink/ControllerBackend, kernel sockets, userland host,
 //                                            and the vocabulary they report in (Advertisement, AttuneError,
@@ -70,7 +71,7 @@ let package = Package(
         .target(name: "Capture", dependencies: ["ATT", "HCI"]),
         .target(name: "Replay", dependencies: ["Capture", "GATT", "ATT", "ATTPresentation", "HCI"]),
         .target(name: "Transport", dependencies: ["ATT", "HCI", "GATT", "SMP", "Capture", "CBlueZ"]),
-        .target(name: "Attune", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport"]),
+        .target(name: "Attune", dependencies: ["ATT", "GATT", "HCI", "Capture", "Replay", "Transport"]),
         .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "ATT", "GATT", "HCI", "Capture", "Replay", "Transport", "ATTPresentation"]),
         .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ControllerTestSupport", "ATTPresentation", "CAllocCounter"]),
         // Runs inside the kernel lab VM (Scripts/kernel-lab.sh): our central on hci0 against our peripheral on hci1.
@@ -81,10 +82,10 @@ let package = Package(
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCrypto", "BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "SMP", "Capture", "Attune", "ControllerTestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "SMP", "Capture", "Replay", "Attune", "ControllerTestSupport"]),
         // Runs the built `attune` executable (swift test builds every product first).
         .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport"]),
-        .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture"]),
+        .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture", "Replay"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,7 +4,8 @@
 // and advertising report must decode or fail softly; and btsnoop and pcap files re-read
 // identically after being written back in their own format. Replay's inputs come from
 // captures too: conversations, procedure inference, the rebuilt database and both replays
-// run on whatever decodes.
+// run on whatever decodes, and so do the capture-backed peripheral's script and the
+// captured outcomes a live replay compares with.
 import ATT
 import Capture
 import Replay
@@ -83,6 +84,16 @@ func replay(_ bytes: [UInt8]) {
     let loaded = try? DatabaseJSON.database(from: json)
     let direct = try? rebuilt.attributeDatabase()
     if let loaded, loaded != direct { fatalError("the direct database differs from the JSON one") }
+    // What a capture-backed peripheral serves, and the live replay's captured outcomes.
+    if let script = try? CapturedServerScript(conversations: conversations) {
+        for push in script.pushes where push.offset < .zero || push.offset > .seconds(86_400) {
+            fatalError("a push's offset \(push.offset) is outside a day")
+        }
+        for a in script.database.attributes.prefix(64) {
+            _ = script.answer(toWrite: a.handle, value: a.value)
+        }
+    }
+    for c in conversations { for run in CapturedProcedureRun.runs(in: c) { _ = run.captured } }
     // Both sides through the streaming session, as attune replay runs them.
     for side in [ReplaySession.Side.server, .client] {
         guard let reader = try? CaptureReader(bytes: bytes, maximumRecordLength: 1 << 16) else { return }

@@ -35,3 +35,12 @@
 // The capture the managers' `snoop:` option writes, so users open one without importing
 // Capture themselves.
 @_exported import class Capture.SnoopFile
+// A recording served again (`CapturedPeripheral`): what it serves and why it cannot.
+@_exported import struct Replay.CapturedServerScript
+@_exported import struct Replay.CapturedPush
+@_exported import enum Replay.ReplayError
+// A captured central's procedures run against a live peripheral (`LiveReplay`).
+@_exported import struct Replay.ATTConversation
+@_exported import struct Replay.CapturedProcedure
+@_exported import struct Replay.CapturedProcedureRun
+@_exported import enum Replay.DivergenceCause

@@ -11,8 +11,10 @@ struct CentralContext {
     /// Opens the central. Every command that connects names its ADDR first, so a first
     /// positional is checked as an address here, before the transport is touched: a typo
     /// is a usage error (exit 2) whatever state the radio is in.
-    static func open(_ arguments: Arguments) async throws(CLIError) -> CentralContext {
-        if let text = arguments.positionals.first { _ = try address(text) }
+    /// - Parameter addressFirst: false for a command whose first positional is not ADDR
+    ///   (`attune replay FILE --against ADDR`).
+    static func open(_ arguments: Arguments, addressFirst: Bool = true) async throws(CLIError) -> CentralContext {
+        if addressFirst, let text = arguments.positionals.first { _ = try address(text) }
         if let transport = try TransportOption.parse(arguments.option("transport")) {
             try TransportOption.requireKernel(for: transport)
             let snoop = try TransportOption.openSnoop(arguments.option("snoop"), keepingKeys: arguments.flag("snoop-keys"))

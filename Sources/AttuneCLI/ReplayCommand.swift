@@ -10,6 +10,7 @@ enum ReplayCommand: CLICommand {
     static let summary = "replay one side of a capture against our GATT engines and report divergences"
     static let usage = """
         usage: attune replay FILE --as server|client [--conn HANDLE] [--database DB.json [--database-name NAME]] [--all]
+               attune replay FILE --as client --against ADDR [--random] [--conn HANDLE] [--transport T] [--snoop FILE]
 
         Streams the capture as ATT conversations (one per connection; a btmon capture of
         both ends holds each twice, and the mirrored copy is skipped) and re-runs one side,
@@ -27,6 +28,8 @@ enum ReplayCommand: CLICommand {
           --as client   infer the GATT procedures the captured client ran, have our GATT
                         client run them, compare every PDU it sends with the captured
                         client's and answer it with the captured server's response
+                        (cancelled prepared writes are prepared and cancelled; signed
+                        writes signed from the captured counter, compared but for the MAC)
           --conn N      only connections with this handle (decimal or 0x hex)
           --database F  a database in attune-gatt-db/1 JSON (Docs/database-json.md); of a
                         multi-database file, --database-name's, else the first by name
@@ -38,9 +41,19 @@ enum ReplayCommand: CLICommand {
         confirmations compared. Per conversation it prints the first divergence
         with both decodings and the known cause when there is one, then a summary ending
         in "N matched, M diverged"; the exit status is 0 when the replay ran.
+
+        With --against ADDR our central connects to a live peripheral over --transport
+        (memory: the built-in demo peripheral) and performs the captured client's
+        procedures on it, as captured (handles, ranges, values; writes included, so
+        the device is written what the captured client wrote), one connection for the
+        whole capture. Each procedure's result is compared with what our client makes of
+        the captured server's answers (results, not PDUs: the live MTU may split values
+        differently), printed with its time, and a divergence with the captured server's
+        answers beside the live result. Exchange MTU is not repeated (the connection made
+        its own); the summary ends with the time the live procedures took.
         """
-    static let options: Set<String> = ["as", "conn", "database", "database-name"]
-    static let flags: Set<String> = ["all"]
+    static let options: Set<String> = ["as", "conn", "database", "database-name", "against", "transport", "snoop"]
+    static let flags: Set<String> = ["all", "random", "snoop-keys"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
@@ -54,6 +67,14 @@ enum ReplayCommand: CLICommand {
         if let text = arguments.option("conn") {
             handle = text.hasPrefix("0x") ? UInt16(text.dropFirst(2), radix: 16) : UInt16(text)
             if handle == nil { throw CLIError.usage("--conn \(text) is not a connection handle") }
+        }
+        if let target = arguments.option("against") {
+            guard sideText == "client" else { throw CLIError.usage("--against ADDR replays --as client") }
+            guard arguments.option("database") == nil else { throw CLIError.usage("--database serves --as server; --against uses the live peripheral's") }
+            return try await ReplayAgainstRun.run(path, against: target, connectionHandle: handle, arguments)
+        }
+        for option in ["transport", "snoop"] where arguments.option(option) != nil {
+            throw CLIError.usage("--\(option) goes with --against ADDR")
         }
         var given: AttributeDatabase?
         if let dbPath = arguments.option("database") {
@@ -131,7 +152,7 @@ enum ReplayCommand: CLICommand {
 
     static func failure(_ error: ReplayError, path: String) -> String {
         switch error {
-        case .capture: return "\(path): \(error)"
+        case .capture, .nothingToServe: return "\(path): \(error)"
         case .database: return "\(error)"
         }
     }

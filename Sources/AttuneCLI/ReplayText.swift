@@ -68,6 +68,13 @@ enum ReplayText {
             return "our client continues Read Using Characteristic UUID after the first response, to collect every "
                 + "characteristic with the UUID in the range; the captured client stopped after one response "
                 + "(stacks differ here)"
+        case let .valueIsLive(handle, properties):
+            return "handle \(handle) belongs to a characteristic that notifies or indicates (properties "
+                + "0x\(String(properties, radix: 16))): its value is live data, measured anew since the capture"
+        case let .refusedWriteChangedValue(record, handle):
+            return "both servers refused the write of handle \(handle) at record \(record), yet the captured server's "
+                + "value changed: it applied the prepared parts it accepted as they came (BlueZ runs write callbacks at "
+                + "Prepare Write); ours queues prepared writes and applied none"
         case .refusedPartCancelsQueue:
             return "the captured server refused a prepared part; our client then cancels the queued writes "
                 + "(Execute Write, flags 0x00) where the captured client executed the parts that were accepted"

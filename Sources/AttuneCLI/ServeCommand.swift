@@ -5,9 +5,11 @@ import Foundation
 /// every request as it arrives.
 enum ServeCommand: CLICommand {
     static let name = "serve"
-    static let summary = "serve a GATT database from JSON and print requests as they arrive"
+    static let summary = "serve a GATT database from JSON, or the peripheral a capture recorded, and print requests"
     static let usage = """
         usage: attune serve DB.json [--name NAME] [--seconds N] [--notify MS] [--max-centrals N] [--transport T]
+                                    [--snoop FILE] [--json]
+               attune serve --capture FILE [--conn N] [--speed X] [--name NAME] [--seconds N] [--transport T]
                                     [--snoop FILE] [--json]
 
         Publishes the services of DB.json (the "services" form of Docs/database-json.md;
@@ -34,11 +36,36 @@ enum ServeCommand: CLICommand {
                          controller would have exchanged for each link
           --json         one object per event: {"event": "connected"|"read"|"write"|
                          "subscription"|"written"|"disconnected", "ts", "central", ...}
+
+        With --capture FILE it serves the peripheral recorded in a capture instead: the
+        database rebuilt from the captured responses (the captured handles and values;
+        our server's receive MTU the captured one), the notifications and indications
+        the captured server sent re-sent to each central at their captured times (from
+        its connection, or from its subscription to that characteristic when the capture
+        subscribed first), and writes the captured server refused refused with its error.
+        On --transport memory a built-in central reads everything, subscribes to
+        everything, waits for the pushes and disconnects.
+
+          --capture FILE a btsnoop, btmon, pcap or pcapng capture
+          --conn N       the connection (HCI handle, decimal or 0x hex) to serve; the
+                         database is rebuilt from every connection on that handle
+                         (default: the first connection, database from all)
+          --speed X      pushes X times faster than captured, 0.001…1000 (default 1)
         """
     static let flags: Set<String> = ["json", "snoop-keys"]
-    static let options: Set<String> = ["name", "seconds", "notify", "max-centrals", "transport", "snoop"]
+    static let options: Set<String> = ["name", "seconds", "notify", "max-centrals", "transport", "snoop",
+                                       "capture", "conn", "speed"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
+        if let capture = arguments.option("capture") {
+            for option in ["notify", "max-centrals"] where arguments.option(option) != nil {
+                throw CLIError.usage("--\(option) serves a DB.json; --capture serves what the capture holds")
+            }
+            return try await ServeCaptureRun.run(capture, arguments)
+        }
+        for option in ["conn", "speed"] where arguments.option(option) != nil {
+            throw CLIError.usage("--\(option) goes with --capture FILE")
+        }
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
             throw CLIError.usage("give exactly one DB.json")
         }

@@ -70,6 +70,22 @@ actor ServeEventPrinter {
         }
     }
 
+    /// What a served capture did: a captured push sent, a write answered as captured.
+    func show(_ event: ServedCaptureEvent) {
+        switch event {
+        case let .pushed(central, handle, value, isIndication, record):
+            // Sent as the central subscribed; the capture's own kind is told beside it.
+            emit("pushed", central,
+                 text: "\(handle)  \(hexString(value))  (record \(record), captured as \(isIndication ? "an indication" : "a notification"))",
+                 [("handle", .int(Int(handle.rawValue))), ("value", .hex(value)), ("record", .int(record)),
+                  ("captured_indication", .bool(isIndication))])
+        case let .writeAnswered(central, handle, value, error):
+            emit("write", central, text: "\(handle)  \(hexString(value))" + (error.map { "  → error \($0) as captured" } ?? ""),
+                 [("handle", .int(Int(handle.rawValue))), ("value", .hex(value)),
+                  ("error", error.map { .int(Int($0.rawValue)) } ?? .null)])
+        }
+    }
+
     /// A value sent to every subscribed central.
     func notified(_ characteristic: PublishedCharacteristic, _ value: [UInt8]) {
         line("notified", who: "subscribers",

@@ -25,6 +25,9 @@ public enum ClientReplay {
 
     /// The GATT client command that runs a captured procedure, or nil when our client has
     /// no command for it (cancelled prepared writes, signed writes without the peer's key).
+    /// The replay runs those two all the same: cancelled prepared writes as a reliable write
+    /// it cancels after the last part, signed writes signed with a key of its own from the
+    /// captured sign counter (compared but for the MAC).
     public static func command(for kind: CapturedProcedure.Kind) -> GATTClientCommand? {
         switch kind {
         case .exchangeMTU: return .exchangeMTU
@@ -64,8 +67,19 @@ public enum ClientReplay {
             for p in conversation.pdus {
                 if case let .success(.exchangeMTURequest(r)) = p.pdu { clientMTU = r.clientRxMTU; break }
             }
+            // Signed writes are signed with a key of our own, counting from the captured
+            // client's first sign counter: the counter is compared, the MAC (the captured
+            // client's key is not in the capture) is not.
+            var signing: SigningKey?
+            for p in conversation.pdus {
+                if case let .success(.signedWriteCommand(w)) = p.pdu {
+                    signing = SigningKey(csrk: Array(repeating: 0, count: 16), signCounter: w.signCounter)
+                    break
+                }
+            }
             connection = GATTLink(configuration: GATTClientConfiguration(
-                rxMTU: clientMTU, exchangesMTUOnStart: false, discoversOnStart: false, subscribesToServiceChanged: false))
+                rxMTU: clientMTU, exchangesMTUOnStart: false, discoversOnStart: false, subscribesToServiceChanged: false,
+                signingKey: signing))
             for t in conversation.transactions { if let r = t.response { responseOf[t.request] = r } }
             for (i, _) in conversation.pdus.enumerated() where conversation.sender(of: i) == .server {
                 let kind = ATTOpcode(conversation.pdus[i].opcode ?? 0).kind
@@ -81,12 +95,25 @@ public enum ClientReplay {
         mutating func run() {
             for procedure in ClientProcedureInference.procedures(in: conversation) {
                 feedUnsolicited(before: procedure.requests.first ?? Int.max)
-                guard let command = ClientReplay.command(for: procedure.kind) else {
-                    report.notReplayed += procedure.requests.count
-                    continue
+                var cancelling = false
+                let command: GATTClientCommand
+                switch procedure.kind {
+                case let .cancelledWrites(parts) where endsWithCancel(procedure):
+                    // Prepared writes the captured client cancelled: ours prepares the same
+                    // parts and cancels once the last is answered.
+                    command = .reliableWrite(parts.map { PreparedWrite(handle: $0.handle, offset: $0.offset, value: $0.value) })
+                    cancelling = true
+                case let .signedWriteWithoutResponse(h, v) where connection.client.configuration.signingKey != nil:
+                    command = .signedWriteWithoutResponse(h, v)
+                default:
+                    guard let known = ClientReplay.command(for: procedure.kind) else {
+                        report.notReplayed += procedure.requests.count
+                        continue
+                    }
+                    command = known
                 }
                 let before = report.divergences.count
-                perform(command, expecting: procedure.requests)
+                perform(command, expecting: procedure.requests, cancellingAfterLastPart: cancelling)
                 for k in before..<report.divergences.count {
                     report.divergences[k].cause = cause(of: report.divergences[k], in: procedure)
                 }
@@ -116,7 +143,27 @@ public enum ClientReplay {
             }
         }
 
-        mutating func perform(_ command: GATTClientCommand, expecting requests: [Int]) {
+        /// Whether a procedure of prepared writes ends with the captured client's Execute
+        /// Write cancelling them (rather than being left unexecuted).
+        func endsWithCancel(_ procedure: CapturedProcedure) -> Bool {
+            guard let last = procedure.requests.last, case let .success(.executeWriteRequest(e)) = conversation.pdus[last].pdu
+            else { return false }
+            return e.flags == .cancel
+        }
+
+        /// Whether our PDU is the captured one: byte for byte, except a Signed Write
+        /// Command's MAC (the last 8 bytes; the captured client's key is not in the capture).
+        func sameRequest(_ captured: ArraySlice<UInt8>, _ ours: [UInt8]) -> Bool {
+            if ours.first == ATTOpcode.signedWriteCommand.rawValue, captured.count == ours.count, ours.count >= 15 {
+                return captured.dropLast(8).elementsEqual(ours.dropLast(8))
+            }
+            return captured.elementsEqual(ours)
+        }
+
+        /// - Parameter cancellingAfterLastPart: cancel the command once the last of
+        ///   `requests` but one (the captured Execute Write cancelling the queue) is sent,
+        ///   so that our client cancels the prepared writes as the captured one did.
+        mutating func perform(_ command: GATTClientCommand, expecting requests: [Int], cancellingAfterLastPart: Bool = false) {
             var expected = requests[...]
             let now = time(requests.first ?? 0)
             let (id, first) = connection.perform(command, at: now)
@@ -141,7 +188,7 @@ public enum ClientReplay {
                         continue
                     }
                     let captured = conversation.pdus[next]
-                    guard captured.bytes.elementsEqual(bytes) else {
+                    guard sameRequest(captured.bytes, bytes) else {
                         report.divergences.append(ReplayDivergence(index: next, input: captured,
                             expected: captured, actual: bytes, role: .client))
                         diverged = true
@@ -150,6 +197,12 @@ public enum ClientReplay {
                     }
                     report.matched += 1
                     expected.removeFirst()
+                    if cancellingAfterLastPart, expected.count == 1, let r = responseOf[next],
+                       case .success(.prepareWriteResponse) = conversation.pdus[r].pdu {
+                        // The last part was accepted: cancel, and the engine cancels the
+                        // queue on the server once this response is in.
+                        pending += connection.cancel(id, at: now)
+                    }
                     if let r = responseOf[next] {
                         pending += connection.receive(conversation.pdus[r].bytes, at: time(r))
                     }

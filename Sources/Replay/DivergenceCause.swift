@@ -40,4 +40,14 @@ public enum DivergenceCause: Hashable, Sendable {
     /// The captured server refused a prepared part; our client then cancels the queued
     /// writes where the captured client executed the accepted parts.
     case refusedPartCancelsQueue
+
+    // Against a live server.
+
+    /// The value read belongs to a characteristic that notifies or indicates
+    /// (`properties`): live data, which the device measured anew since the capture.
+    case valueIsLive(handle: AttributeHandle, properties: UInt8)
+    /// Both servers refused the write of `handle` at `record`, yet the captured server's
+    /// value changed: it applied the prepared parts it accepted as they came (BlueZ's
+    /// write callbacks run at Prepare Write); ours queues them and applied none.
+    case refusedWriteChangedValue(record: Int, handle: AttributeHandle)
 }

@@ -191,11 +191,14 @@ public enum ReplayError: Error, Sendable, CustomStringConvertible {
     case capture(CaptureError)
     /// The database rebuilt from the capture is not one our server can serve.
     case database(DatabaseError)
+    /// The capture (or the connection asked for) holds no ATT conversation to serve.
+    case nothingToServe
 
     public var description: String {
         switch self {
         case let .capture(error): return "\(error)"
         case let .database(error): return "cannot rebuild a database from the capture: \(error)"
+        case .nothingToServe: return "no ATT conversation to serve"
         }
     }
 }

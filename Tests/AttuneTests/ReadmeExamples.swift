@@ -1,7 +1,8 @@
 import Attune
 import Testing
 
-// The README's two examples, compiled with the suite and run over the memory transport.
+// The README's three examples, compiled with the suite and run over the memory transport
+// (the third is a test of its own, run from the package directory).
 // On a real machine pass `.kernel("hci0")` (or `.h4(.tcp(host: "127.0.0.1", port: 1234))`)
 // and a `FileStore()`.
 
@@ -99,6 +100,39 @@ func peripheralExample(transport: BluetoothTransport, beats: Int) async throws {
 
 // On a Linux machine:
 // try await peripheralExample(transport: .kernel("hci0"), beats: 60)
+
+// MARK: Testing against a recording
+
+/// Our central code against a recording of the real sensor (btgatt-server's heart-rate
+/// service, captured with btmon): no radio, no sensor, the values and the pace it sent.
+@Test func heartRateFromTheRecording() async throws {
+    let recording = try CapturedPeripheral(capture: "Fixtures/captures/kernel/bluez_hr_mtu517.btsnoop")
+    let radio = MemoryRadio()
+    let served = try await recording.start(on: .memory(radio), speed: 20)   // 20× the captured pace
+
+    let central = CentralManager(transport: .memory(radio))
+    var sighting: Advertisement?
+    for await advertisement in try central.scan() where advertisement.localName == recording.localName {
+        sighting = advertisement
+        break
+    }
+    let sensor = central.peripheral(for: sighting!)
+    try await central.connect(sensor, timeout: .seconds(5))
+    let service = try await sensor.discoverServices([BluetoothUUID(0x180D)])[0]
+    let characteristics = try await sensor.discoverCharacteristics(for: service)
+    let location = characteristics.first { $0.uuid == BluetoothUUID(0x2A38) }!
+    let measurement = characteristics.first { $0.uuid == BluetoothUUID(0x2A37) }!
+
+    #expect(try await sensor.readValue(for: location) == [0x01])   // chest, as captured
+    let values = await sensor.notifications(for: measurement)
+    try await sensor.setNotifyValue(true, for: measurement)
+    var rates: [UInt8] = []
+    for try await notification in values.prefix(3) { rates.append(notification.value[1]) }
+    #expect(rates == [128, 122, 110])   // what the sensor sent after that subscription, a second apart (here 50 ms)
+
+    await central.cancelConnection(sensor)
+    await served.stop()
+}
 
 @Suite("README examples")
 struct ReadmeExampleTests {

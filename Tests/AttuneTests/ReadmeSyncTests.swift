@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The README's Swift examples are the ones `ReadmeExamples.swift` compiles and runs:
-/// each README block, after its `import Attune` line, must appear in that file verbatim.
+/// each README block, after its `import Attune` (and `import Testing`) lines, must appear in that file verbatim.
 @Suite("README examples stay compiled")
 struct ReadmeSyncTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -30,12 +30,15 @@ struct ReadmeSyncTests {
         let compiled = try String(contentsOf: Self.root.appendingPathComponent("Tests/AttuneTests/ReadmeExamples.swift"),
                                   encoding: .utf8)
         let blocks = Self.swiftBlocks(readme)
-        #expect(blocks.count == 2, "the central and the peripheral example")
+        #expect(blocks.count == 3, "the central, the peripheral and the recorded-peripheral test example")
         #expect(blocks.contains { $0.contains("func centralExample(") })
         #expect(blocks.contains { $0.contains("func peripheralExample(") })
+        #expect(blocks.contains { $0.contains("CapturedPeripheral(capture:") && $0.contains("@Test") })
         for block in blocks {
-            let prefix = "import Attune\n\n"
-            #expect(block.hasPrefix(prefix), "each example starts with its import")
+            // `import Attune`, and `import Testing` for the test example, then a blank line.
+            let prefix = block.hasPrefix("import Attune\nimport Testing\n\n") ? "import Attune\nimport Testing\n\n"
+                : "import Attune\n\n"
+            #expect(block.hasPrefix(prefix), "each example starts with its imports")
             let body = String(block.dropFirst(prefix.count))
             #expect(compiled.contains(body), "README block differs from ReadmeExamples.swift:\n\(body.prefix(200))")
         }
