@@ -32,6 +32,7 @@ public final class KernelPairingAgent: Sendable {
 
     static let commandCompleteEvent: UInt16 = 0x0001
     static let commandStatusEvent: UInt16 = 0x0002
+    static let setBondable: UInt16 = 0x0009
     static let setIOCapability: UInt16 = 0x0018
     static let userConfirmReply: UInt16 = 0x001C
     static let userConfirmNegativeReply: UInt16 = 0x001D
@@ -130,6 +131,12 @@ public final class KernelPairingAgent: Sendable {
     /// Response, and so which association model the pairing uses.
     public func setIOCapability(_ capability: KernelIOCapability, adapterIndex: UInt16) async throws {
         _ = try await command(Self.setIOCapability, index: adapterIndex, parameters: [capability.rawValue])
+    }
+
+    /// mgmt Set Bondable: whether the kernel's SMP asks for bonding, which is what makes
+    /// both sides distribute keys (and the kernel report them with a store hint).
+    public func setBondable(_ bondable: Bool, adapterIndex: UInt16) async throws {
+        _ = try await command(Self.setBondable, index: adapterIndex, parameters: [bondable ? 1 : 0])
     }
 
     /// What ``loadKeys(longTermKeys:identityResolvingKeys:adapterIndex:)`` did.
