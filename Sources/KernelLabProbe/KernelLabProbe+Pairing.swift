@@ -17,13 +17,14 @@ extension KernelLabProbe {
     static let userlandAddress = BluetoothAddress(0xC2, 0x4B, 0x00, 0x00, 0x00, 0x01)
 
     static func pairingScenario(log: ProbeLog) async {
-        guard let kernel = (try? KernelAdapter.list())?.first(where: { $0.index == 1 }) else {
+        let adapters = (try? KernelAdapter.list()) ?? []
+        guard let kernel = adapters.first(where: { $0.index == 1 }) else {
             log.fail("pairing: adapters", "need hci1 under the kernel")
             return
         }
         let agent: KernelPairingAgent
         do {
-            agent = try KernelPairingAgent(handler: JustWorksPairingHandler(), answerTimeout: .seconds(20))
+            agent = try KernelPairingAgent(handler: LoopbackPairingHandler(), answerTimeout: .seconds(20))
         } catch {
             log.fail("pairing: mgmt agent", "\(error)")
             return
@@ -57,6 +58,9 @@ extension KernelLabProbe {
 
         await pairAsCentral(log: log, host: host, kernel: kernel, agent: agent, keys: keys)
         await pairAsPeripheral(log: log, host: host, events: events, kernel: kernel, agent: agent, keys: keys)
+        if let third = adapters.first(where: { $0.index == 2 }) {
+            await kernelPairsWithItself(log: log, agent: agent, keys: keys, peripheral: kernel, central: third)
+        }
         log.info("pairing: agent answered \(answered.all.map { "\($0.request.kind) → \($0.answer.map { "\($0)" } ?? "shown")" })")
     }
 
@@ -120,10 +124,10 @@ extension KernelLabProbe {
             let took = elapsed(since: start)
             let level = (try? server.securityLevel()) ?? .low
             level >= .medium && host.isEncrypted(info.handle) == true
-                ? log.pass("pairing central: LE SC Just Works", "\(ms(took)) ms (kernel side \(level))")
-                : log.fail("pairing central: LE SC Just Works", "kernel side \(level), ours encrypted \(String(describing: host.isEncrypted(info.handle)))")
+                ? log.pass("pairing central: Just Works", "\(ms(took)) ms (kernel side \(level))")
+                : log.fail("pairing central: Just Works", "kernel side \(level), ours encrypted \(String(describing: host.isEncrypted(info.handle)))")
         } catch {
-            log.fail("pairing central: LE SC Just Works", "\(error)")
+            log.fail("pairing central: Just Works", "\(error)")
             return
         }
         let after = await exchange(read, on: channel)
@@ -133,7 +137,9 @@ extension KernelLabProbe {
             log.fail("pairing central: read over the encrypted link", "got \(after.map(hex) ?? "nothing")")
         }
         if let ltk = await keys.longTermKey(for: userlandAddress) {
-            log.pass("pairing central: kernel New Long Term Key", describe(ltk))
+            ltk.type.isSecureConnections
+                ? log.pass("pairing central: kernel New Long Term Key", describe(ltk))
+                : log.fail("pairing central: kernel New Long Term Key", "not LE Secure Connections: \(describe(ltk))")
         } else {
             log.fail("pairing central: kernel New Long Term Key", "none for \(userlandAddress): \(keys.summary)")
         }
@@ -171,17 +177,19 @@ extension KernelLabProbe {
             let took = elapsed(since: start)
             let level = try client.securityLevel()
             host.isEncrypted(info.handle) == true
-                ? log.pass("pairing peripheral: LE SC Just Works", "\(ms(took)) ms (kernel side \(level))")
-                : log.fail("pairing peripheral: LE SC Just Works", "kernel \(level), our link not encrypted")
+                ? log.pass("pairing peripheral: Just Works", "\(ms(took)) ms (kernel side \(level))")
+                : log.fail("pairing peripheral: Just Works", "kernel \(level), our link not encrypted")
         } catch {
-            log.fail("pairing peripheral: LE SC Just Works", "\(error)")
+            log.fail("pairing peripheral: Just Works", "\(error)")
             return
         }
         guard let ltk = await keys.longTermKey(for: userlandAddress) else {
             log.fail("pairing peripheral: kernel New Long Term Key", "none for \(userlandAddress): \(keys.summary)")
             return
         }
-        log.pass("pairing peripheral: kernel New Long Term Key", describe(ltk))
+        ltk.type.isSecureConnections
+            ? log.pass("pairing peripheral: kernel New Long Term Key", describe(ltk))
+            : log.fail("pairing peripheral: kernel New Long Term Key", "not LE Secure Connections: \(describe(ltk))")
         log.info("pairing peripheral: other keys \(keys.summary)")
         do {
             let load = try await agent.loadKeys(longTermKeys: [ltk], identityResolvingKeys: [], adapterIndex: kernel.index)
