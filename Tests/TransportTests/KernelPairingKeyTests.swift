@@ -87,6 +87,15 @@ import Testing
         #expect(Self.key(KernelPairingAgentTests.justWorks) == nil, "not a key event")
     }
 
+    @Test func publicDecoderSortsRequestsFromKeys() {
+        #expect(KernelManagementEvent(decoding: Self.newCSRK).map { if case .key = $0 { true } else { false } } == true)
+        #expect(KernelManagementEvent(decoding: KernelPairingAgentTests.justWorks)
+                == .pairingRequest(KernelPairingRequest(peer: KernelPairingAgentTests.peer, kind: .justWorks)))
+        // Command Complete for Set IO Capability: neither.
+        #expect(KernelManagementEvent(decoding: [0x01, 0x00, 0x01, 0x00, 0x03, 0x00, 0x18, 0x00, 0x00]) == nil)
+        #expect(KernelManagementEvent(decoding: []) == nil)
+    }
+
     @Test func loadLongTermKeysCarriesTheEventsKeyBack() throws {
         guard case .longTermKey(let key) = try #require(Self.key(Self.newLTK)) else { return }
         let command = try #require(KernelKeyCommands.loadLongTermKeys([key, key], index: 1))

@@ -46,6 +46,10 @@ public final class KernelPairingAgent: Sendable {
     private let keySink: AsyncStream<KernelPairingKey>.Continuation
     private let waiters = Mutex(CommandWaiters())
     private let daemonRunning: @Sendable () -> Bool
+    /// Requests handed to the handler and not yet answered.
+    private let pendingAnswers = Mutex(0)
+    /// More than any real pairing asks at once (one or two per link).
+    static let answersInFlight = 16
 
     /// Opens the control channel and starts answering.
     ///
@@ -113,6 +117,7 @@ public final class KernelPairingAgent: Sendable {
         answeredSink.finish()
         keySink.finish()
         for waiter in waiters.withLock({ $0.removeAll() }) {
+            if let timer = waiter.timer { _ = socket.loop.cancel(timer) }
             waiter.continuation.resume(returning: .failure(MgmtCommandError(opcode: waiter.opcode, adapterIndex: waiter.index,
                                                                             reason: .notSent("the agent closed"))))
         }
@@ -183,15 +188,15 @@ public final class KernelPairingAgent: Sendable {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], MgmtCommandError>, Never>) in
             waiters.withLock { $0.add(CommandWaiters.Waiter(id: id, opcode: opcode, index: index, continuation: continuation)) }
             let socket = self.socket
+            // The loop's timer, not a sleeping task: nothing lingers once the answer came.
+            let timer = socket.loop.schedule(after: timeout) { [weak self] in self?.fail(id, .timedOut) }
+            waiters.withLock { $0.setTimer(timer, for: id) }
             Task { [weak self] in
                 do {
                     try await Self.write(packet, on: socket)
                 } catch {
                     self?.fail(id, .notSent("\(error)"))
-                    return
                 }
-                try? await Task.sleep(for: timeout)
-                self?.fail(id, .timedOut)
             }
         }
         return try result.get()
@@ -199,6 +204,7 @@ public final class KernelPairingAgent: Sendable {
 
     private func fail(_ id: UInt64, _ reason: MgmtCommandError.Reason) {
         guard let waiter = waiters.withLock({ $0.remove(id) }) else { return }
+        if let timer = waiter.timer { _ = socket.loop.cancel(timer) }
         waiter.continuation.resume(returning: .failure(MgmtCommandError(opcode: waiter.opcode, adapterIndex: waiter.index, reason: reason)))
     }
 
@@ -211,25 +217,41 @@ public final class KernelPairingAgent: Sendable {
             var reader = MgmtReader(packet.parameters)
             guard let opcode = reader.uint16(), let status = reader.uint8(),
                   let waiter = waiters.withLock({ $0.removeFirst(opcode: opcode, index: packet.index) }) else { return }
+            if let timer = waiter.timer { _ = socket.loop.cancel(timer) }
             let rest = reader.take(reader.remaining).map(Array.init) ?? []
             waiter.continuation.resume(returning: status == 0
                 ? .success(rest) : .failure(MgmtCommandError(opcode: opcode, adapterIndex: packet.index, reason: .status(status))))
         default:
-            if let key = KernelPairingKey(packet) {
+            switch KernelManagementEvent(packet) {
+            case .key(let key):
                 keySink.yield(key)
-            } else if let request = KernelPairingRequest(packet) {
+            case .pairingRequest(let request):
+                // A kernel (or a peer through it) flooding requests gets refusals at once
+                // beyond a few in flight, instead of a task per request.
+                guard pendingAnswers.withLock({ count -> Bool in
+                    guard count < Self.answersInFlight else { return false }
+                    count += 1
+                    return true
+                }) else {
+                    let socket = self.socket
+                    if let refusal = Self.reply(to: request, with: .reject) { Task { try? await Self.write(refusal, on: socket) } }
+                    return
+                }
                 let handler = self.handler
                 let timeout = answerTimeout
                 let socket = self.socket
                 let sink = answeredSink
                 // Each request on its own task: a person typing a passkey holds up nothing else.
-                Task {
+                Task { [weak self] in
                     let answered = await Self.answer(request, handler: handler, timeout: timeout)
+                    self?.pendingAnswers.withLock { $0 -= 1 }
                     if let reply = Self.reply(to: request, with: answered.answer) {
                         do { try await Self.write(reply, on: socket) } catch { return }
                     }
                     sink.yield(answered)
                 }
+            case nil:
+                break
             }
         }
     }
@@ -310,6 +332,7 @@ struct CommandWaiters: ~Copyable {
         var opcode: UInt16
         var index: UInt16
         var continuation: CheckedContinuation<Result<[UInt8], MgmtCommandError>, Never>
+        var timer: KernelEventLoop.Timer? = nil
     }
 
     private var waiting: [Waiter] = []
@@ -321,6 +344,11 @@ struct CommandWaiters: ~Copyable {
     }
 
     mutating func add(_ waiter: Waiter) { waiting.append(waiter) }
+
+    mutating func setTimer(_ timer: KernelEventLoop.Timer, for id: UInt64) {
+        guard let position = waiting.firstIndex(where: { $0.id == id }) else { return }
+        waiting[position].timer = timer
+    }
 
     mutating func remove(_ id: UInt64) -> Waiter? {
         guard let position = waiting.firstIndex(where: { $0.id == id }) else { return nil }
