@@ -39,11 +39,13 @@ struct KernelLabProbe {
             await restoreFirstProcess(log: log, store: arguments.dropFirst().first ?? "/tmp/attune-restore")
         case "restore-b":
             await restoreSecondProcess(log: log, store: arguments.dropFirst().first ?? "/tmp/attune-restore")
+        case "pairing":
+            await pairingScenario(log: log)
         case "att":
             let roundTrips = arguments.dropFirst().first.flatMap { Int($0) } ?? 200
             await attScenario(log: log, roundTrips: roundTrips)
         default:
-            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | peer-close | bench [reads] [btgatt-client] | calibrate | coexist | adapter-state | restore-peripheral | restore-a DIR | restore-b DIR")
+            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | peer-close | bench [reads] [btgatt-client] | calibrate | coexist | adapter-state | restore-peripheral | restore-a DIR | restore-b DIR | pairing")
             exit(2)
         }
         print(log.failures == 0 ? "ALL PASSED" : "\(log.failures) FAILED")
