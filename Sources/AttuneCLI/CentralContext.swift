@@ -11,12 +11,15 @@ struct CentralContext {
     /// Opens the central. Every command that connects names its ADDR first, so a first
     /// positional is checked as an address here, before the transport is touched: a typo
     /// is a usage error (exit 2) whatever state the radio is in.
-    static func open(_ arguments: Arguments) async throws(CLIError) -> CentralContext {
+    ///
+    /// - Parameter pairs: the command takes the pairing options (``PairingOptions``).
+    static func open(_ arguments: Arguments, pairs: Bool = false) async throws(CLIError) -> CentralContext {
         if let text = arguments.positionals.first { _ = try address(text) }
         if let transport = try TransportOption.parse(arguments.option("transport")) {
             try TransportOption.requireKernel(for: transport)
+            let pairing = pairs ? try PairingOptions.parse(arguments) : PairingConfiguration()
             let snoop = try TransportOption.openSnoop(arguments.option("snoop"))
-            let central = CentralManager(transport: transport, snoop: snoop)
+            let central = CentralManager(transport: transport, snoop: snoop, pairing: pairing)
             Shutdown.register(central)
             ControllerWarningReport.register(central)
             if let cause = await ManagerReadiness.settled({ central.status }).cause { throw .failure(cause.description) }

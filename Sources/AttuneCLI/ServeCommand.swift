@@ -7,8 +7,8 @@ enum ServeCommand: CLICommand {
     static let name = "serve"
     static let summary = "serve a GATT database from JSON and print requests as they arrive"
     static let usage = """
-        usage: attune serve DB.json [--name NAME] [--seconds N] [--notify MS] [--max-centrals N] [--transport T]
-                                    [--snoop FILE] [--json]
+        usage: attune serve DB.json [--name NAME] [--seconds N] [--notify MS] [--max-centrals N]
+                                    [--io CAP] [--passkey N] [--transport T] [--snoop FILE] [--json]
 
         Publishes the services of DB.json (the "services" form of Docs/database-json.md;
         GAP and GATT are added), advertises them with NAME, and prints connections,
@@ -25,6 +25,11 @@ enum ServeCommand: CLICommand {
                          hold at most N centrals at once (default: as many as the
                          controller accepts); connectable advertising resumes after each
                          connection while there is room, and after each disconnection
+          --io CAP       our IO capabilities when a central pairs: none (default; Just
+                         Works), display, display-yes-no, keyboard, keyboard-display; a
+                         passkey to show goes to stderr, questions are asked on the terminal
+          --passkey N    the 6-digit passkey centrals pair with (we display it: --io
+                         display unless given); MITM protection required
           --transport T  hci0 (default: the first kernel adapter), tcp:HOST:PORT, unix:PATH,
                          serial:PATH, user:hci0, or memory (an in-process radio where a
                          built-in central connects, reads and writes every characteristic,
@@ -36,7 +41,7 @@ enum ServeCommand: CLICommand {
                          "subscription"|"written"|"disconnected", "ts", "central", ...}
         """
     static let flags: Set<String> = ["json"]
-    static let options: Set<String> = ["name", "seconds", "notify", "max-centrals", "transport", "snoop"]
+    static let options: Set<String> = ["name", "seconds", "notify", "max-centrals", "io", "passkey", "transport", "snoop"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
@@ -47,6 +52,7 @@ enum ServeCommand: CLICommand {
         let maximumCentrals = arguments.option("max-centrals") == nil
             ? nil : try arguments.integer("max-centrals", default: 1, in: 1...64)
         let name = arguments.option("name") ?? "Attune"
+        let pairing = try PairingOptions.parse(arguments, interactive: .none, withPasskey: .display)
         var definitions: [ServiceDefinition]
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -73,7 +79,7 @@ enum ServeCommand: CLICommand {
         let manager: PeripheralManager
         let published: [PublishedService]
         do {
-            manager = try PeripheralManager(transport: transport, name: name, snoop: snoop)
+            manager = try PeripheralManager(transport: transport, name: name, snoop: snoop, pairing: pairing)
             Shutdown.register(manager)
             if let cause = await ManagerReadiness.settled({ manager.status }).cause { throw CLIError.failure(cause.description) }
             published = try await manager.add(contentsOf: definitions)

@@ -17,6 +17,9 @@ public final class CentralManager: Sendable {
     public let store: any Store
     /// The transport this manager was opened on.
     public let transport: BluetoothTransport
+    /// How this manager's links pair (IO capabilities, MITM, bonding, automatic pairing,
+    /// the agent that answers for the user).
+    public let pairing: PairingConfiguration
     let backend: any ControllerBackend
     let clock = MonotonicClock()
     private let known = Mutex<[UUID: Peripheral]>([:])
@@ -42,10 +45,16 @@ public final class CentralManager: Sendable {
     /// ```swift
     /// let central = CentralManager(transport: .h4(endpoint), snoop: try SnoopFile(path: "session.btsnoop"))
     /// ```
-    public init(transport: BluetoothTransport = .default, store: any Store = InMemoryStore(), snoop: SnoopFile? = nil) {
+    ///
+    /// - Parameter pairing: how links pair on the userland host: by default by themselves
+    ///   when an attribute needs it, Just Works (no IO capabilities), bonding asked. Give
+    ///   it a ``PairingAgent`` to answer passkey and numeric-comparison requests.
+    public init(transport: BluetoothTransport = .default, store: any Store = InMemoryStore(), snoop: SnoopFile? = nil,
+                pairing: PairingConfiguration = PairingConfiguration()) {
         self.transport = transport
         self.store = store
-        backend = transport.makeBackend(snoop: snoop)
+        self.pairing = pairing
+        backend = transport.makeBackend(snoop: snoop, pairing: pairing)
     }
 
     /// Whether the controller is usable, like `CBCentralManager.state`.

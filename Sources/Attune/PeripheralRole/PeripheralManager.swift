@@ -9,6 +9,9 @@ import Transport
 public actor PeripheralManager {
     /// The transport this manager was opened on.
     public nonisolated let transport: BluetoothTransport
+    /// How centrals pair with us: our IO capabilities and requirements, and the agent
+    /// that answers for the user.
+    public nonisolated let pairing: PairingConfiguration
     let backend: any ControllerBackend
     let clock = MonotonicClock()
     var server: GATTServer
@@ -57,10 +60,15 @@ public actor PeripheralManager {
     /// - Parameter snoop: a btsnoop capture of the session, as for
     ///   ``CentralManager/init(transport:store:snoop:)``. (A ``MemoryRadio`` records all
     ///   its links from the central's side, whichever manager opened the capture.)
+    /// - Parameter pairing: how a central pairs with us on the userland host (Just Works
+    ///   by default). Characteristics whose permissions require `encrypted`,
+    ///   `authenticated` or `secure` answer Insufficient Encryption or Authentication
+    ///   until the link is that secure.
     public init(transport: BluetoothTransport = .default, name: String = "Attune", appearance: UInt16 = 0,
-                snoop: SnoopFile? = nil) throws(AttuneError) {
+                snoop: SnoopFile? = nil, pairing: PairingConfiguration = PairingConfiguration()) throws(AttuneError) {
         self.transport = transport
-        backend = transport.makeBackend(snoop: snoop)
+        self.pairing = pairing
+        backend = transport.makeBackend(snoop: snoop, pairing: pairing)
         (requests, requestContinuation) = AsyncStream.makeStream(of: ATTRequest.self, bufferingPolicy: .bufferingOldest(Self.requestQueueCapacity))
         let gap = ServiceDefinition(BluetoothUUID(0x1800), characteristics: [
             CharacteristicDefinition(BluetoothUUID(0x2A00), properties: [.read], value: Array(name.utf8)),

@@ -5,16 +5,19 @@ extension BluetoothTransport {
     /// The controller behind this transport, recording into `snoop` when given: the
     /// userland host every H4 packet, the kernel and memory backends the HCI a
     /// controller would have exchanged for their links (``SynthesizedHCI``).
-    package func makeBackend(snoop: SnoopFile? = nil) -> any ControllerBackend {
+    ///
+    /// `pairing` applies to the userland host; the kernel pairs through its own agent.
+    package func makeBackend(snoop: SnoopFile? = nil, pairing: PairingConfiguration = PairingConfiguration())
+        -> any ControllerBackend {
         switch self {
         case .memory(let radio):
             if let snoop { radio.setTap(MemorySnoop(file: snoop).record) }
             return MemoryController(radio: radio)
         case .kernel(let adapter): return KernelController(adapter: adapter, snoop: snoop)
-        case .h4(let endpoint): return UserlandController(endpoint: .success(endpoint), snoop: snoop)
+        case .h4(let endpoint): return UserlandController(endpoint: .success(endpoint), snoop: snoop, pairing: pairing)
         case .userChannel(let adapter):
             return UserlandController(endpoint: Result { () throws(H4Endpoint.ParseError) in try .userChannel(adapter: adapter) },
-                                      snoop: snoop)
+                                      snoop: snoop, pairing: pairing)
         }
     }
 }

@@ -14,16 +14,19 @@ import SMP
 struct UserlandSecurity {
     /// How our side pairs: Secure Connections Just Works (NoInputNoOutput), bonding asked.
     let configuration: SMPConfiguration
-    private var managers: [UInt16: SecurityManager] = [:]
+    var managers: [UInt16: SecurityManager] = [:]
+    /// Who answers the managers' requests for the user, and each link's security.
+    var prompts: UserlandPairingPrompts
     /// Callers of ``UserlandHost/raiseSecurity(on:)`` per link, waiting for encryption.
     private var waiters: [UInt16: [CheckedContinuation<Result<Void, AttuneError>, Never>]] = [:]
     /// LE Enable Encryption requests in flight, by request ID, and their link.
     private var encryptionRequests: [HostRequestID: UInt16] = [:]
     /// Reused for every manager call.
-    private var output = SecurityManagerOutput()
+    var output = SecurityManagerOutput()
 
-    init(configuration: SMPConfiguration) {
+    init(configuration: SMPConfiguration, prompts: UserlandPairingPrompts = UserlandPairingPrompts()) {
         self.configuration = configuration
+        self.prompts = prompts
     }
 
     /// The earliest SMP timeout of any link.
@@ -137,6 +140,7 @@ struct UserlandSecurity {
     private mutating func encryption(_ handle: UInt16, status: HCIStatus, on: Bool, host: inout HCIHost,
                                      out: inout HostOutput, nextID: inout UInt64, at now: MonotonicTime) {
         guard let info = host.connection(handle) else { return }
+        if status.isSuccess { prompts.encryption(on, on: handle, progress: managers[handle]?.progress) }
         if var manager = managers[handle] {
             output.removeAll()
             if status.isSuccess && on {
@@ -156,9 +160,9 @@ struct UserlandSecurity {
 
     /// Carries out what the link's manager put in ``output``: PDUs to send, encryption to
     /// start or an LTK request to answer, and the outcome for whoever waits. Requests for a
-    /// user's answer are refused: there is no pairing agent yet, and our IO capability
-    /// (NoInputNoOutput) keeps a peer from choosing a model that needs one.
-    private mutating func carryOut(_ handle: UInt16, _ info: ConnectionInfo, host: inout HCIHost, out: inout HostOutput,
+    /// user's answer go to ``prompts``: answered at once (a fixed passkey, a refusal when
+    /// nobody is there to ask) or later through ``answer(_:request:with:host:out:nextID:at:)``.
+    mutating func carryOut(_ handle: UInt16, _ info: ConnectionInfo, host: inout HCIHost, out: inout HostOutput,
                                    nextID: inout UInt64, at now: MonotonicTime) {
         var rounds = 0
         while rounds < 4 {
@@ -167,7 +171,7 @@ struct UserlandSecurity {
                 perform(.sendL2CAP(handle: handle, channel: .securityManager, payload: Array(output.bytes(of: range))),
                         host: &host, out: &out, nextID: &nextID, at: now)
             }
-            var refuse = false
+            var immediate: SecurityManagerAnswer?
             for event in output.events {
                 switch event {
                 case .startEncryption(let key, let ediv, let rand, _):
@@ -180,20 +184,23 @@ struct UserlandSecurity {
                     perform(.longTermKeyReply(handle: handle, longTermKey: material), host: &host, out: &out, nextID: &nextID, at: now)
                 case .longTermKeyNegativeReply:
                     perform(.longTermKeyNegativeReply(handle: handle), host: &host, out: &out, nextID: &nextID, at: now)
-                case .paired:
+                case .paired(let result):
                     // Encryption already completed the waiters; bonds are not stored yet.
+                    prompts.paired(result, on: handle)
+                    prompts.expire(handle)
                     resume(handle, .success(()))
                 case .failed(let failure):
+                    prompts.expire(handle)
                     resume(handle, .failure(.securityFailed("pairing with \(info.peerAddress) failed: \(Self.describe(failure))")))
                 case .displayPasskey, .enterPasskey, .confirmNumericComparison:
-                    refuse = true
+                    if let answer = prompts.handle(event, on: handle, peer: info.peerAddress) { immediate = answer }
                 case .securityRequested, .keypress:
                     break
                 }
             }
             output.removeAll()
-            guard refuse, var manager = managers[handle] else { return }
-            manager.answer(.refuse, at: now, into: &output)
+            guard let immediate, var manager = managers[handle] else { return }
+            manager.answer(immediate, at: now, into: &output)
             managers[handle] = manager
         }
     }
@@ -213,6 +220,7 @@ struct UserlandSecurity {
 
     private mutating func linkGone(_ handle: UInt16, _ error: AttuneError) {
         managers[handle] = nil
+        prompts.linkGone(handle)
         for (id, link) in encryptionRequests where link == handle { encryptionRequests[id] = nil }
         resume(handle, .failure(error))
     }

@@ -23,12 +23,17 @@ final class UserlandController: ControllerBackend {
 
     private let host: UserlandHost?
     private let state: Mutex<State>
+    /// ``PairingConfiguration/automatic``: the links' GATT retry may pair.
+    private let pairsAutomatically: Bool
 
     /// - Parameters:
     ///   - endpoint: the controller's stream, as typed by the caller (never rendered and
     ///     parsed again), or why the caller's adapter name does not name one.
     ///   - snoop: records every H4 packet in both directions, through the host's recorder.
-    init(endpoint: Result<H4Endpoint, H4Endpoint.ParseError>, snoop: SnoopFile? = nil) {
+    ///   - pairing: how the links pair, and who answers for the user.
+    init(endpoint: Result<H4Endpoint, H4Endpoint.ParseError>, snoop: SnoopFile? = nil,
+         pairing: PairingConfiguration = PairingConfiguration()) {
+        pairsAutomatically = pairing.automatic
         // A static random address (two top bits set), new per controller: emulated
         // controllers route on it, and it needs no public address from the controller.
         var bytes = (0..<6).map { _ in UInt8.random(in: 0...255) }
@@ -39,7 +44,8 @@ final class UserlandController: ControllerBackend {
         do {
             opened = try UserlandHost(endpoint: try endpoint.get(),
                                       configuration: HostConfiguration(randomAddress: address, pairingEnabled: true),
-                                      recorder: snoop.map(BTSnoopRecorder.init(file:)), routesATTToChannels: true)
+                                      recorder: snoop.map(BTSnoopRecorder.init(file:)), routesATTToChannels: true,
+                                      security: pairing.securityManager, passkey: pairing.passkey, agent: pairing.agent)
         } catch {
             failure = "\(error)"
         }
@@ -70,7 +76,7 @@ final class UserlandController: ControllerBackend {
                 for scanner in state.withLock({ Array($0.scanners.values) }) { scanner(advertisement) }
             case .connected(let info) where info.role == .peripheral:
                 if let accept = state.withLock({ $0.acceptor }), let channel = host.attChannel(for: info.handle) {
-                    accept(UserlandLink(channel: channel))
+                    accept(UserlandLink(channel: channel, pairsAutomatically: pairsAutomatically))
                 }
             default:
                 break
@@ -148,7 +154,7 @@ final class UserlandController: ControllerBackend {
             guard let channel = host.attChannel(for: info.handle) else {
                 throw .connectionFailed(.transport("the link went down as it came up"))
             }
-            return UserlandLink(channel: channel)
+            return UserlandLink(channel: channel, pairsAutomatically: pairsAutomatically)
         case .success(let other):
             throw .protocolError("connect completed with \(other)")
         case .failure(.connectionCancelled):
