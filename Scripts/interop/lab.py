@@ -24,6 +24,7 @@ pairing between two of its devices uses the same association model):
                      (Insufficient Authentication after Just Works); implies --protected
   --io CAP           Bumble's IO capability: none, display, display-yes-no, keyboard,
                      keyboard-display (default none)
+  --central-io CAP   the IO capability of Bumble's centrals, for Bumble-to-Bumble pairing
   --mitm             Bumble asks for MITM protection
   --passkey N        the passkey Bumble displays (instead of a random one) and types
   --compare yes|no   Bumble's answer to numeric comparison (default yes)
@@ -109,11 +110,12 @@ class LabPairingDelegate(pairing.PairingDelegate):
         return await super().generate_passkey()
 
 
-def pairing_config_factory(args):
-    """The PairingConfig every Bumble device of this lab pairs with."""
+def pairing_config_factory(args, role: str):
+    """The PairingConfig a Bumble device of this lab pairs with (--central-io for centrals)."""
+    io = args.central_io if role == "central" and args.central_io else args.io
     return lambda _connection: pairing.PairingConfig(
         sc=True, mitm=args.mitm, bonding=True,
-        delegate=LabPairingDelegate(args.io, args.passkey, args.compare == "yes"))
+        delegate=LabPairingDelegate(io, args.passkey, args.compare == "yes"))
 
 
 # Whether each link (by id of its Connection) is encrypted with an authenticated key: set
@@ -469,10 +471,10 @@ class Lab:
             ]))
             device = Device(config=config, host=host)
             # By default Secure Connections Just Works: no IO, no MITM, bonding asked.
-            device.pairing_config_factory = pairing_config_factory(self.args)
+            role = self.role(index)
+            device.pairing_config_factory = pairing_config_factory(self.args, role)
             device.on("connection", self.on_connection)
             self.devices.append(device)
-            role = self.role(index)
             if role == "peripheral":
                 self.peripherals.append(Peripheral(device, self.args.notify_count,
                                                    protected=self.args.protected or self.args.protected_auth,
@@ -756,6 +758,8 @@ def main() -> None:
                         help="the protected characteristic needs an authenticated key (implies --protected)")
     parser.add_argument("--io", default="none", choices=sorted(IO_CAPABILITIES),
                         help="Bumble's IO capability when pairing")
+    parser.add_argument("--central-io", choices=sorted(IO_CAPABILITIES),
+                        help="the IO capability of Bumble's central devices (default: --io)")
     parser.add_argument("--mitm", action="store_true", help="Bumble asks for MITM protection")
     parser.add_argument("--passkey", type=int, help="the passkey Bumble displays and types (0-999999)")
     parser.add_argument("--compare", default="yes", choices=["yes", "no"],

@@ -11,12 +11,15 @@ enum PairingOptions {
     static let help = """
           --passkey N    pair with this 6-digit passkey, never prompting (MITM protection required)
           --no-pair      never pair: an attribute that needs encryption fails with its ATT error
+          --io CAP       our IO capabilities when pairing: none, display, display-yes-no, keyboard,
+                         keyboard-display (default keyboard with --passkey, else keyboard-display)
         """
     static let ioHelp = """
-          --io CAP       our IO capabilities: none, display, keyboard, keyboard-display
-                         (default keyboard with --passkey, else keyboard-display with prompts)
+          --io CAP       our IO capabilities: none, display, display-yes-no, keyboard,
+                         keyboard-display (default keyboard with --passkey, else
+                         keyboard-display, asking on the terminal)
         """
-    static let centralOptions: Set<String> = ["passkey"]
+    static let centralOptions: Set<String> = ["passkey", "io"]
     static let centralFlags: Set<String> = ["no-pair"]
 
     /// The configuration the command line asks for. Without `--io`, our IO capabilities

@@ -133,6 +133,8 @@ final class BumbleLab: @unchecked Sendable {
     let port: Int
     let address: String
     let handles: [String: Int]
+    /// Every Bumble device's address, by index.
+    let addresses: [String]
     var transport: String { "tcp:127.0.0.1:\(port)" }
 
     static var interop: URL { AttuneProcess.packageRoot.appendingPathComponent("Scripts/interop") }
@@ -161,16 +163,17 @@ final class BumbleLab: @unchecked Sendable {
     private var seen: [[String: Any]] = []
 
     /// Starts a lab without blocking the concurrency pool.
-    static func start(role: String = "peripheral", devices: Int = 1) async throws -> BumbleLab {
-        try await offPool { try BumbleLab(role: role, devices: devices) }
+    static func start(role: String = "peripheral", devices: Int = 1, arguments: [String] = []) async throws -> BumbleLab {
+        try await offPool { try BumbleLab(role: role, devices: devices, arguments: arguments) }
     }
 
     /// - Parameter role: `peripheral` (the interop database) or `central` (the judge).
-    init(role: String = "peripheral", devices: Int = 1) throws {
+    /// - Parameter arguments: more options for lab.py (`--protected-auth`, `--passkey N`…).
+    init(role: String = "peripheral", devices: Int = 1, arguments: [String] = []) throws {
         try Self.setUp.get()
         process.executableURL = Self.interop.appendingPathComponent(".venv/bin/python")
         process.arguments = [Self.interop.appendingPathComponent("lab.py").path, "--role", role, "--lifetime", "90",
-                             "--devices", String(devices)]
+                             "--devices", String(devices)] + arguments
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -188,6 +191,7 @@ final class BumbleLab: @unchecked Sendable {
         // A judge (central) lab has no database, so no handles.
         let handles = (ready["handles"] as? [[String: Int]])?.first ?? [:]
         (self.port, self.address, self.handles) = (port, address, handles)
+        addresses = (ready["devices"] as? [[String: Any]])?.compactMap { $0["address"] as? String } ?? []
     }
 
     /// Sends one stdin command and returns the first JSON line with `event` == `until`.
