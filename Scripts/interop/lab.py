@@ -606,6 +606,25 @@ class Lab:
                     connection.gatt_client.read_characteristics_by_uuid(UUID(PROTECTED_UUID), None), 5)
                 fields["read"] = [bytes(v).hex() for v in values]
             return fields
+        if name == "connect-read":
+            # connect-read TARGET: the first central connects to TARGET without pairing,
+            # reads the --protected UUID's value, reports the value or the ATT error, and
+            # disconnects.
+            try:
+                target = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS)
+            except Exception:
+                target = words[1]
+            connection = await asyncio.wait_for(self.first_central().connect(
+                target, own_address_type=hci.OwnAddressType.RANDOM), 10)
+            # A bare Read By Type Request: Bumble's client turns an error answer into "no values".
+            response = await asyncio.wait_for(connection.gatt_client.send_request(att.ATT_Read_By_Type_Request(
+                starting_handle=0x0001, ending_handle=0xFFFF, attribute_type=UUID(PROTECTED_UUID))), 5)
+            if response.op_code == att.Opcode.ATT_ERROR_RESPONSE:
+                fields = {"att_error": int(response.error_code)}
+            else:
+                fields = {"read": [bytes(v).hex() for _, v in response.attributes]}
+            await connection.disconnect()
+            return fields
         if name == "connect":
             address = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS
                                   if (len(words) < 3 or words[2] == "random")
