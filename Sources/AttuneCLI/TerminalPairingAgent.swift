@@ -17,7 +17,7 @@ enum TerminalPairingAgent {
         case .displayPasskey(let value):
             Output.status("pairing with \(request.peerAddress): enter passkey \(PairingRequest.digits(value)) on the peer")
             return
-        case .enterPasskey, .confirmNumber:
+        case .enterPasskey, .confirmNumber, .acceptJustWorks:
             break
         }
         guard isatty(STDIN_FILENO) == 1 else {
@@ -38,6 +38,9 @@ enum TerminalPairingAgent {
             let line = await ask("pairing with \(request.peerAddress): does the peer show \(PairingRequest.digits(value))? [y/N] ")
             let yes = line.map { ["y", "yes"].contains($0.trimmingCharacters(in: .whitespaces).lowercased()) } ?? false
             request.confirm(yes)
+        case .acceptJustWorks:
+            let line = await ask("pair with \(request.peerAddress) (Just Works, no MITM protection)? [y/N] ")
+            request.confirm(line.map { ["y", "yes"].contains($0.trimmingCharacters(in: .whitespaces).lowercased()) } ?? false)
         case .displayPasskey:
             break
         }

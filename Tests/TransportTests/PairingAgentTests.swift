@@ -196,6 +196,41 @@ struct PairingAgentTests {
         #expect(h.lastEnableEncryption == nil)
     }
 
+    @Test("accepting Just Works: with confirmsJustWorks the agent is asked, and accepting pairs (unauthenticated)",
+          .timeLimit(.minutes(1)))
+    func agentAcceptsJustWorks() async {
+        let agent = PairingAgent(), answers = Answers()
+        var ours = SMPConfiguration()
+        ours.confirmsJustWorks = true
+        var h = Self.harness(ours: ours, peer: SMPConfiguration(), agent: agent, answers: answers)
+        h.receive(Harness.smpACL([0x0B, 0x09]))
+        var requests = agent.makeAsyncIterator()
+        let request = await requests.next()
+        #expect(request?.kind == .acceptJustWorks)
+        #expect(h.lastEnableEncryption == nil, "nothing encrypts before the user accepts")
+        #expect(!h.smpSent.contains { $0.first == 0x0D }, "no DHKey Check before the user accepts")
+        request?.accept()
+        Self.deliver(answers, to: &h)
+        let encrypted = Self.encrypt(&h)
+        #expect(encrypted)
+        #expect(h.security.linkSecurity(Self.handle) == LinkSecurity(encrypted: true, secureConnections: true, keySize: 16))
+    }
+
+    @Test("refusing Just Works fails with Numeric Comparison Failed", .timeLimit(.minutes(1)))
+    func agentRefusesJustWorks() async {
+        let agent = PairingAgent(), answers = Answers()
+        var ours = SMPConfiguration()
+        ours.confirmsJustWorks = true
+        var h = Self.harness(ours: ours, peer: SMPConfiguration(), agent: agent, answers: answers)
+        h.receive(Harness.smpACL([0x0B, 0x09]))
+        var requests = agent.makeAsyncIterator()
+        let request = await requests.next()
+        request?.refuse()
+        Self.deliver(answers, to: &h)
+        #expect(h.smpSent.last == [0x05, 0x0C], "\(h.smpSent)")
+        #expect(h.lastEnableEncryption == nil)
+    }
+
     @Test("a finished agent refuses what it is asked, from a task of its own", .timeLimit(.minutes(1)))
     func finishedAgentRefuses() async {
         let agent = PairingAgent()

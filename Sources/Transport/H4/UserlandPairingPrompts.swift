@@ -37,6 +37,8 @@ struct UserlandPairingPrompts {
             return ask(.enterPasskey, on: handle, peer: peer) ? nil : .refuse
         case .confirmNumericComparison(let value):
             return ask(.confirmNumber(value), on: handle, peer: peer) ? nil : .refuse
+        case .confirmJustWorks:
+            return ask(.acceptJustWorks, on: handle, peer: peer) ? nil : .refuse
         default:
             return nil
         }

@@ -192,7 +192,7 @@ struct UserlandSecurity {
                 case .failed(let failure):
                     prompts.expire(handle)
                     resume(handle, .failure(.securityFailed("pairing with \(info.peerAddress) failed: \(Self.describe(failure))")))
-                case .displayPasskey, .enterPasskey, .confirmNumericComparison:
+                case .displayPasskey, .enterPasskey, .confirmNumericComparison, .confirmJustWorks:
                     if let answer = prompts.handle(event, on: handle, peer: info.peerAddress) { immediate = answer }
                 case .securityRequested, .keypress:
                     break

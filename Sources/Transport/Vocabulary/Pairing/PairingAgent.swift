@@ -10,6 +10,7 @@
 ///         case .displayPasskey(let passkey): print("type \(PairingRequest.digits(passkey)) on the device")
 ///         case .enterPasskey: request.respond(passkey: readPasskey())
 ///         case .confirmNumber(let number): request.confirm(ask("Does the device show \(number)?"))
+///         case .acceptJustWorks: request.accept()
 ///         }
 ///     }
 /// }

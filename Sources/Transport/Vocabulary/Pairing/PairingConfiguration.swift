@@ -26,6 +26,11 @@ public struct PairingConfiguration: Sendable {
     /// (Core Bluetooth's behaviour). Off: such a request fails with its ATT error, and
     /// only ``Peripheral/pair()`` pairs.
     public var automatic: Bool
+    /// Ask the agent to accept a Secure Connections Just Works pairing
+    /// (``PairingRequest/Kind/acceptJustWorks``) before it completes; off by default, as
+    /// Just Works needs no answer. Refused (or with no agent), it fails with Numeric
+    /// Comparison Failed.
+    public var confirmsJustWorks: Bool
     /// The passkey for non-interactive use (0–999999): shown when we display, typed when
     /// we input; requests for it never reach the agent as questions.
     public var passkey: UInt32?
@@ -35,8 +40,9 @@ public struct PairingConfiguration: Sendable {
     public var agent: PairingAgent?
 
     public init(ioCapabilities: PairingIOCapabilities = .none, requiresMITM: Bool = false, bonding: Bool = true,
-                secureConnectionsOnly: Bool = false, automatic: Bool = true, passkey: UInt32? = nil,
-                agent: PairingAgent? = nil) {
+                secureConnectionsOnly: Bool = false, automatic: Bool = true, confirmsJustWorks: Bool = false,
+                passkey: UInt32? = nil, agent: PairingAgent? = nil) {
+        self.confirmsJustWorks = confirmsJustWorks
         self.ioCapabilities = ioCapabilities
         self.requiresMITM = requiresMITM
         self.bonding = bonding
@@ -48,8 +54,10 @@ public struct PairingConfiguration: Sendable {
 
     /// The Security Manager's configuration for these choices.
     var securityManager: SMPConfiguration {
-        SMPConfiguration(ioCapability: ioCapabilities.smp, bonding: bonding, requiresMITM: requiresMITM,
-                         secureConnections: true, secureConnectionsOnly: secureConnectionsOnly,
-                         fixedPasskey: passkey.flatMap { $0 <= 999_999 ? $0 : nil })
+        var smp = SMPConfiguration(ioCapability: ioCapabilities.smp, bonding: bonding, requiresMITM: requiresMITM,
+                                   secureConnections: true, secureConnectionsOnly: secureConnectionsOnly,
+                                   fixedPasskey: passkey.flatMap { $0 <= 999_999 ? $0 : nil })
+        smp.confirmsJustWorks = confirmsJustWorks
+        return smp
     }
 }

@@ -16,6 +16,10 @@ public struct PairingRequest: Sendable, CustomStringConvertible {
         case enterPasskey
         /// Ask the user whether the peer shows these six digits too; answer with ``confirm(_:)``.
         case confirmNumber(UInt32)
+        /// Ask the user whether to pair with the peer at all (Just Works, which cannot
+        /// tell a man in the middle; asked only with ``PairingConfiguration/confirmsJustWorks``);
+        /// answer with ``accept()`` or ``refuse()``.
+        case acceptJustWorks
     }
 
     public let kind: Kind
@@ -43,6 +47,9 @@ public struct PairingRequest: Sendable, CustomStringConvertible {
     /// False fails the pairing with Numeric Comparison Failed.
     public func confirm(_ matches: Bool) { reply.send(.numericComparison(matches)) }
 
+    /// Accepts ``Kind/acceptJustWorks`` (or confirms a number): the same as `confirm(true)`.
+    public func accept() { confirm(true) }
+
     /// Declines: the pairing fails (Passkey Entry Failed or Numeric Comparison Failed).
     public func refuse() { reply.send(.refuse) }
 
@@ -60,6 +67,7 @@ public struct PairingRequest: Sendable, CustomStringConvertible {
         case .displayPasskey(let value): "pairing with \(peerAddress): enter \(Self.digits(value)) on the peer"
         case .enterPasskey: "pairing with \(peerAddress): enter the passkey the peer shows"
         case .confirmNumber(let value): "pairing with \(peerAddress): does the peer show \(Self.digits(value))?"
+        case .acceptJustWorks: "pairing with \(peerAddress) (Just Works, no MITM protection): accept?"
         }
     }
 }
