@@ -110,3 +110,66 @@ extension BumbleCLITests {
         #expect((paired?["authenticated"] as? NSNumber)?.boolValue == false, "Bumble paired Just Works: \(String(describing: paired))")
     }
 }
+
+extension BumbleCLITests {
+    @Test("attune pair --passkey N --json: authenticated LE Secure Connections, 16-byte key, the time it took",
+          .timeLimit(.minutes(20)))
+    func pairWithPasskey() async throws {
+        let lab = try await BumbleLab.start(arguments: Self.passkeyLab)
+        defer { lab.stop() }
+        let run = try await AttuneProcess.run(["pair", lab.address, "--random", "--passkey", Self.passkey, "--json",
+                                               "--transport", lab.transport], timeout: 90)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let result = try #require(run.stdout.jsonObject, "stdout: \(run.stdout)")
+        #expect(result["authenticated"] as? Bool == true)
+        #expect(result["secureConnections"] as? Bool == true)
+        #expect(result["keySize"] as? Int == 16)
+        #expect((result["milliseconds"] as? Int).map { $0 >= 0 } == true)
+        print("attune pair (LE SC Passkey Entry, Bumble displays): \(result["milliseconds"] ?? "?") ms")
+    }
+
+    /// `attune serve --passkey N` with a value whose access is `authenticated`: a Bumble
+    /// central that has not paired gets Insufficient Authentication; once it pairs,
+    /// typing the N we display, it reads the value.
+    @Test("serve --passkey N: an authenticated-only value needs Passkey Entry with N", .timeLimit(.minutes(20)))
+    func servePasskeyProtects() async throws {
+        let lab = try await BumbleLab.start(role: "central", arguments: ["--io", "keyboard", "--mitm", "--passkey", "97531"])
+        defer { lab.stop() }
+        let database = AttuneProcess.temporaryFile(".json")
+        defer { try? FileManager.default.removeItem(atPath: database) }
+        try """
+            {"services": [{"uuid": "7a7e0020-5d4c-4f8e-9a64-0c3f1e2b6a10", "characteristics": [
+              {"uuid": "7a7e0021-5d4c-4f8e-9a64-0c3f1e2b6a10", "properties": ["read"], "value_hex": "617574686f6e6c79",
+               "access": {"read": "authenticated"}}]}]}
+            """.write(toFile: database, atomically: true, encoding: .utf8)
+        let transport = lab.transport
+        // The lab's answers, as lines: JSON objects are not Sendable.
+        let (unpairedLine, pairedLine, typedLine) = try await offPool { () throws -> (String, String, String) in
+            let serve = Process()
+            serve.executableURL = AttuneProcess.executable
+            serve.arguments = ["serve", database, "--name", "AP", "--seconds", "60", "--passkey", "97531",
+                               "--transport", transport]
+            serve.standardOutput = FileHandle.nullDevice
+            serve.standardError = FileHandle.nullDevice
+            try serve.run()
+            defer {
+                serve.terminate()
+                serve.waitUntilExit()
+            }
+            // connect-read and connect-pair scan for the name, so they wait for serve's advertising.
+            let unpaired = lab.command("connect-read AP", until: "result", timeout: 60)
+            let paired = lab.command("connect-pair AP read", until: "result", timeout: 60)
+            let typed = lab.waitFor("passkey_entered", timeout: 5) { _ in true }
+            func line(_ object: [String: Any]?) -> String {
+                guard let object, let data = try? JSONSerialization.data(withJSONObject: object) else { return "" }
+                return String(decoding: data, as: UTF8.self)
+            }
+            return (line(unpaired), line(paired), line(typed))
+        }
+        let (unpaired, paired, typed) = (unpairedLine.jsonObject, pairedLine.jsonObject, typedLine.jsonObject)
+        #expect((unpaired?["att_error"] as? NSNumber)?.intValue == 0x05, "\(String(describing: unpaired))")
+        #expect((paired?["paired"] as? NSNumber)?.boolValue == true, "\(String(describing: paired))")
+        #expect((paired?["read"] as? [String]) == ["617574686f6e6c79"], "\(String(describing: paired))")
+        #expect((typed?["number"] as? NSNumber)?.intValue == 97_531)
+    }
+}
