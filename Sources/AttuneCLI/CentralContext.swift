@@ -15,9 +15,10 @@ struct CentralContext {
     /// - Parameter pairs: the command takes the pairing options (``PairingOptions``).
     static func open(_ arguments: Arguments, pairs: Bool = false) async throws(CLIError) -> CentralContext {
         if let text = arguments.positionals.first { _ = try address(text) }
+        // Checked on every transport, so a bad --passkey is a usage error wherever it is given.
+        let pairing = pairs ? try PairingOptions.parse(arguments) : PairingConfiguration()
         if let transport = try TransportOption.parse(arguments.option("transport")) {
             try TransportOption.requireKernel(for: transport)
-            let pairing = pairs ? try PairingOptions.parse(arguments) : PairingConfiguration()
             let snoop = try TransportOption.openSnoop(arguments.option("snoop"))
             let central = CentralManager(transport: transport, snoop: snoop, pairing: pairing)
             Shutdown.register(central)
@@ -27,7 +28,7 @@ struct CentralContext {
         }
         let demo = try await DemoSession.start(snoopPath: arguments.option("snoop"))
         Output.status("memory transport: demo peripheral \"\(DemoPeripheral.localName)\" at \(DemoSession.demoAddress)")
-        let central = CentralManager(transport: .memory(demo.radio))
+        let central = CentralManager(transport: .memory(demo.radio), pairing: pairing)
         Shutdown.register(central)
         return CentralContext(central: central, demo: demo)
     }

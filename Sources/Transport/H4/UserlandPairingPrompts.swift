@@ -61,6 +61,9 @@ struct UserlandPairingPrompts {
             security[handle] = nil
             return
         }
+        // A key refresh outside pairing (the same key, or a stored one) keeps what the
+        // pairing on this link established.
+        if progress == nil, security[handle]?.encrypted == true { return }
         let keySize = UInt8(clamping: progress?.keySize ?? 16)
         security[handle] = LinkSecurity(encrypted: true, authenticated: progress?.isAuthenticated ?? false,
                                         secureConnections: progress?.secureConnections ?? false,
