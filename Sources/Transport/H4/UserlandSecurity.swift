@@ -163,7 +163,7 @@ struct UserlandSecurity {
     /// user's answer go to ``prompts``: answered at once (a fixed passkey, a refusal when
     /// nobody is there to ask) or later through ``answer(_:request:with:host:out:nextID:at:)``.
     mutating func carryOut(_ handle: UInt16, _ info: ConnectionInfo, host: inout HCIHost, out: inout HostOutput,
-                                   nextID: inout UInt64, at now: MonotonicTime) {
+                           nextID: inout UInt64, at now: MonotonicTime) {
         var rounds = 0
         while rounds < 4 {
             rounds += 1
