@@ -31,7 +31,7 @@ enum PairingOptions {
         let io = try arguments.option("io").map { text throws(CLIError) in try parseIO(text) }
         if arguments.flag("no-pair") {
             if passkey != nil { throw .usage("--no-pair and --passkey exclude each other") }
-            return PairingConfiguration(ioCapabilities: io ?? .none, automatic: false)
+            return PairingConfiguration(ioCapabilities: io ?? .noInputNoOutput, automatic: false)
         }
         let secureOnly = arguments.flag("secure-only")
         if let passkey {

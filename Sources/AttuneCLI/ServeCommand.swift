@@ -52,7 +52,7 @@ enum ServeCommand: CLICommand {
         let maximumCentrals = arguments.option("max-centrals") == nil
             ? nil : try arguments.integer("max-centrals", default: 1, in: 1...64)
         let name = arguments.option("name") ?? "Attune"
-        let pairing = try PairingOptions.parse(arguments, interactive: .none, withPasskey: .display)
+        let pairing = try PairingOptions.parse(arguments, interactive: .noInputNoOutput, withPasskey: .display)
         var definitions: [ServiceDefinition]
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -13,7 +13,7 @@ import SMP
 /// Applies to the userland host (H4, user channel). The kernel transport pairs through
 /// the kernel's own Security Manager and its agent instead.
 public struct PairingConfiguration: Sendable {
-    /// What our user can see and type; ``PairingIOCapabilities/none`` by default.
+    /// What our user can see and type; ``PairingIOCapabilities/noInputNoOutput`` by default.
     public var ioCapabilities: PairingIOCapabilities
     /// Require MITM protection: a pairing that would be Just Works fails with
     /// Authentication Requirements.
@@ -39,7 +39,7 @@ public struct PairingConfiguration: Sendable {
     /// Comparison Failed): pairing never waits for a user nobody asked.
     public var agent: PairingAgent?
 
-    public init(ioCapabilities: PairingIOCapabilities = .none, requiresMITM: Bool = false, bonding: Bool = true,
+    public init(ioCapabilities: PairingIOCapabilities = .noInputNoOutput, requiresMITM: Bool = false, bonding: Bool = true,
                 secureConnectionsOnly: Bool = false, automatic: Bool = true, confirmsJustWorks: Bool = false,
                 passkey: UInt32? = nil, agent: PairingAgent? = nil) {
         self.confirmsJustWorks = confirmsJustWorks

@@ -4,7 +4,7 @@ import SMP
 /// with the peer's, it chooses the association model.
 public enum PairingIOCapabilities: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Neither display nor keyboard: Just Works only, never MITM protection.
-    case none
+    case noInputNoOutput = "none"
     /// Shows six digits (Passkey Entry, this side displays).
     case display
     /// Shows six digits and takes yes or no (Numeric Comparison with a capable peer).
@@ -19,7 +19,7 @@ public enum PairingIOCapabilities: String, Hashable, Sendable, CaseIterable, Cus
     /// The IO Capability octet of the Pairing Request or Response.
     var smp: IOCapability {
         switch self {
-        case .none: .noInputNoOutput
+        case .noInputNoOutput: .noInputNoOutput
         case .display: .displayOnly
         case .displayYesNo: .displayYesNo
         case .keyboard: .keyboardOnly
