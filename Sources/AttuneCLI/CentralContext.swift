@@ -19,6 +19,10 @@ struct CentralContext {
         let pairing = pairs ? try PairingOptions.parse(arguments) : PairingConfiguration()
         if let transport = try TransportOption.parse(arguments.option("transport")) {
             try TransportOption.requireKernel(for: transport)
+            if case .kernel = transport, pairs, arguments.option("passkey") != nil || arguments.option("io") != nil {
+                Output.status("note: --passkey and --io apply to the userland host; on \(transport) the kernel pairs "
+                    + "with its own agent (bluetoothctl)")
+            }
             let snoop = try TransportOption.openSnoop(arguments.option("snoop"))
             let central = CentralManager(transport: transport, snoop: snoop, pairing: pairing)
             Shutdown.register(central)
