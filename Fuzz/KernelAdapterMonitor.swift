@@ -1,4 +1,4 @@
-// fuzz-modules: CBlueZ BluetoothCore ATT HCI Capture Transport
+// fuzz-modules: CBlueZ CCrypto BluetoothCore BluetoothCrypto ATT HCI GATT SMP Capture Transport
 // libFuzzer target: arbitrary bytes as a packet from the kernel's raw HCI socket, as
 // `KernelAdapterMonitor` decodes them (the stack-internal Device event). Nothing may trap,
 // and an event is reported only for a well-framed Device event, with the kind and

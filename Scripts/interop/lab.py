@@ -17,6 +17,19 @@ Roles for the Bumble devices:
 With --protected, each peripheral also serves a service whose one characteristic can only
 be read over an encrypted link (Insufficient Encryption otherwise), and accepts LE Secure
 Connections Just Works pairing (NoInputNoOutput, no MITM, bonding).
+
+Pairing options, for every Bumble device (peripherals and centrals alike, so Bumble's own
+pairing between two of its devices uses the same association model):
+  --protected-auth   the protected characteristic needs an authenticated (MITM) key too
+                     (Insufficient Authentication after Just Works); implies --protected
+  --io CAP           Bumble's IO capability: none, display, display-yes-no, keyboard,
+                     keyboard-display (default none)
+  --central-io CAP   the IO capability of Bumble's centrals, for Bumble-to-Bumble pairing
+  --mitm             Bumble asks for MITM protection
+  --passkey N        the passkey Bumble displays (instead of a random one) and types
+  --compare yes|no   Bumble's answer to numeric comparison (default yes)
+Bumble's side of a pairing shows as events: `passkey_displayed` (number), `passkey_entered`
+(number), `compare` (number, answer).
 """
 
 import argparse
@@ -31,7 +44,7 @@ import struct
 import sys
 import time
 
-from bumble import att, gatt, hci, l2cap, pairing
+from bumble import att, gatt, hci, l2cap, pairing, smp
 from bumble.controller import Controller
 from bumble.core import UUID, AdvertisingData
 from bumble.device import Device, DeviceConfiguration
@@ -55,6 +68,60 @@ ERROR_UUID = "7a7e0007-5d4c-4f8e-9a64-0c3f1e2b6a10"
 INCLUDING_UUID = "7a7e0010-5d4c-4f8e-9a64-0c3f1e2b6a10"
 SECONDARY_UUID = "7a7e0011-5d4c-4f8e-9a64-0c3f1e2b6a10"
 SECONDARY_VALUE_UUID = "7a7e0012-5d4c-4f8e-9a64-0c3f1e2b6a10"
+
+IO_CAPABILITIES = {
+    "none": pairing.PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT,
+    "display": pairing.PairingDelegate.IoCapability.DISPLAY_OUTPUT_ONLY,
+    "display-yes-no": pairing.PairingDelegate.IoCapability.DISPLAY_OUTPUT_AND_YES_NO_INPUT,
+    "keyboard": pairing.PairingDelegate.IoCapability.KEYBOARD_INPUT_ONLY,
+    "keyboard-display": pairing.PairingDelegate.IoCapability.DISPLAY_OUTPUT_AND_KEYBOARD_INPUT,
+}
+
+
+class LabPairingDelegate(pairing.PairingDelegate):
+    """Bumble's user: shows and types a fixed passkey when given one, answers numeric
+    comparison as told, and reports each on stdout (numbers only, never keys)."""
+
+    def __init__(self, io: str, passkey, compare: bool) -> None:
+        super().__init__(io_capability=IO_CAPABILITIES[io])
+        self.passkey = passkey
+        self.compare = compare
+
+    async def accept(self) -> bool:
+        return True
+
+    async def confirm(self, auto: bool = False) -> bool:
+        return True
+
+    async def compare_numbers(self, number: int, digits: int) -> bool:
+        emit("compare", number=number, answer=self.compare)
+        return self.compare
+
+    async def get_number(self):
+        emit("passkey_entered", number=self.passkey)
+        return self.passkey
+
+    async def display_number(self, number: int, digits: int) -> None:
+        emit("passkey_displayed", number=number)
+
+    async def generate_passkey(self) -> int:
+        if self.passkey is not None:
+            return self.passkey
+        return await super().generate_passkey()
+
+
+def pairing_config_factory(args, role: str):
+    """The PairingConfig a Bumble device of this lab pairs with (--central-io for centrals)."""
+    io = args.central_io if role == "central" and args.central_io else args.io
+    return lambda _connection: pairing.PairingConfig(
+        sc=True, mitm=args.mitm, bonding=True,
+        delegate=LabPairingDelegate(io, args.passkey, args.compare == "yes"))
+
+
+# Whether each link (by id of its Connection) is encrypted with an authenticated key: set
+# when the link encrypts, from the pairing method of its SMP session (the session ends
+# after key distribution), and from the keys when pairing completes.
+AUTHENTICATED_LINKS: dict = {}
 
 # The --protected service: its characteristic needs an encrypted link to be read.
 PROTECTED_SERVICE_UUID = "7a7e0020-5d4c-4f8e-9a64-0c3f1e2b6a10"
@@ -80,7 +147,7 @@ class Peripheral:
     """A Bumble GATT server with the interop database."""
 
     def __init__(self, device: Device, notify_count: int, mtu: int = 247, protected: bool = False,
-                 readvertise: bool = False) -> None:
+                 authenticated: bool = False, readvertise: bool = False) -> None:
         self.readvertise = readvertise
         self.device = device
         self.notify_count = notify_count
@@ -145,17 +212,26 @@ class Peripheral:
         if protected:
             # Last, so no handle of the services above moves. Bumble's server checks
             # READ_REQUIRES_ENCRYPTION itself (0x0F Insufficient Encryption).
+            # With --protected-auth the key must be authenticated (MITM) too: 0x05
+            # Insufficient Authentication otherwise. Bumble's own READ_REQUIRES_AUTHENTICATION
+            # cannot say: it marks every encrypted LE link authenticated, Just Works included,
+            # so the check asks the pairing method of the link's SMP session instead.
+            permissions = gatt.Characteristic.READABLE | gatt.Characteristic.READ_REQUIRES_ENCRYPTION
+            value = PROTECTED_VALUE
+            if authenticated:
+                value = gatt.CharacteristicValue(read=lambda connection: self.read_authenticated(device, connection))
             self.protected = gatt.Characteristic(
-                PROTECTED_UUID, gatt.Characteristic.Properties.READ,
-                gatt.Characteristic.READABLE | gatt.Characteristic.READ_REQUIRES_ENCRYPTION,
-                PROTECTED_VALUE)
+                PROTECTED_UUID, gatt.Characteristic.Properties.READ, permissions, value)
             device.add_service(gatt.Service(PROTECTED_SERVICE_UUID, [self.protected]))
-            # Secure Connections Just Works: no IO, no MITM, bonding asked.
-            device.pairing_config_factory = lambda _connection: pairing.PairingConfig(
-                sc=True, mitm=False, bonding=True,
-                delegate=pairing.PairingDelegate(
-                    io_capability=pairing.PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT))
         device.on("characteristic_subscription", self.on_subscription)
+
+    @staticmethod
+    def read_authenticated(device: Device, connection) -> bytes:
+        if not connection.encryption:
+            raise att.ATT_Error(error_code=att.ATT_INSUFFICIENT_ENCRYPTION_ERROR)
+        if not AUTHENTICATED_LINKS.get(id(connection), False):
+            raise att.ATT_Error(error_code=att.ATT_INSUFFICIENT_AUTHENTICATION_ERROR)
+        return PROTECTED_VALUE
 
     def handles(self) -> dict:
         extra = {"protected": self.protected.handle} if self.protected is not None else {}
@@ -395,12 +471,15 @@ class Lab:
                 (AdvertisingData.COMPLETE_LOCAL_NAME, name.encode()),
             ]))
             device = Device(config=config, host=host)
+            # By default Secure Connections Just Works: no IO, no MITM, bonding asked.
+            role = self.role(index)
+            device.pairing_config_factory = pairing_config_factory(self.args, role)
             device.on("connection", self.on_connection)
             self.devices.append(device)
-            role = self.role(index)
             if role == "peripheral":
                 self.peripherals.append(Peripheral(device, self.args.notify_count,
-                                                   protected=self.args.protected,
+                                                   protected=self.args.protected or self.args.protected_auth,
+                                                   authenticated=self.args.protected_auth,
                                                    readvertise=self.args.readvertise))
             await device.power_on()
             if role == "peripheral":
@@ -439,15 +518,23 @@ class Lab:
             emit("pairing_start", handle=connection.handle)
 
         def on_pairing(keys):
-            # Never the keys themselves: only which kinds were distributed.
+            # Never the keys themselves: only which kinds were distributed, and whether
+            # the key is authenticated (MITM).
+            if keys.ltk is not None:
+                AUTHENTICATED_LINKS[id(connection)] = bool(keys.ltk.authenticated)
             emit("paired", handle=connection.handle,
-                 ltk=keys.ltk is not None, irk=keys.irk is not None)
+                 ltk=keys.ltk is not None, irk=keys.irk is not None,
+                 authenticated=AUTHENTICATED_LINKS.get(id(connection), False))
 
         def on_pairing_failure(reason):
             emit("pairing_failure", handle=connection.handle, reason=int(reason))
 
         def on_encryption_change():
-            emit("encryption", handle=connection.handle, encrypted=bool(connection.encryption))
+            session = connection.device.smp_manager.sessions.get(connection.handle)
+            if session is not None and connection.encryption:
+                AUTHENTICATED_LINKS[id(connection)] = session.pairing_method != smp.PairingMethod.JUST_WORKS
+            emit("encryption", handle=connection.handle, encrypted=bool(connection.encryption),
+                 authenticated=AUTHENTICATED_LINKS.get(id(connection), False))
 
         connection.on("disconnection", on_disconnection)
         connection.on("pairing_start", on_pairing_start)
@@ -530,6 +617,25 @@ class Lab:
                 values = await asyncio.wait_for(
                     connection.gatt_client.read_characteristics_by_uuid(UUID(PROTECTED_UUID), None), 5)
                 fields["read"] = [bytes(v).hex() for v in values]
+            return fields
+        if name == "connect-read":
+            # connect-read TARGET: the first central connects to TARGET without pairing,
+            # reads the --protected UUID's value, reports the value or the ATT error, and
+            # disconnects.
+            try:
+                target = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS)
+            except Exception:
+                target = words[1]
+            connection = await asyncio.wait_for(self.first_central().connect(
+                target, own_address_type=hci.OwnAddressType.RANDOM), 10)
+            # A bare Read By Type Request: Bumble's client turns an error answer into "no values".
+            response = await asyncio.wait_for(connection.gatt_client.send_request(att.ATT_Read_By_Type_Request(
+                starting_handle=0x0001, ending_handle=0xFFFF, attribute_type=UUID(PROTECTED_UUID))), 5)
+            if response.op_code == att.Opcode.ATT_ERROR_RESPONSE:
+                fields = {"att_error": int(response.error_code)}
+            else:
+                fields = {"read": [bytes(v).hex() for _, v in response.attributes]}
+            await connection.disconnect()
             return fields
         if name == "connect":
             address = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS
@@ -681,6 +787,16 @@ def main() -> None:
                         help="peripherals serve a characteristic that needs encryption, and pair Just Works")
     parser.add_argument("--readvertise", action="store_true",
                         help="peripherals advertise again after each disconnection (a bonded central comes back)")
+    parser.add_argument("--protected-auth", action="store_true",
+                        help="the protected characteristic needs an authenticated key (implies --protected)")
+    parser.add_argument("--io", default="none", choices=sorted(IO_CAPABILITIES),
+                        help="Bumble's IO capability when pairing")
+    parser.add_argument("--central-io", choices=sorted(IO_CAPABILITIES),
+                        help="the IO capability of Bumble's central devices (default: --io)")
+    parser.add_argument("--mitm", action="store_true", help="Bumble asks for MITM protection")
+    parser.add_argument("--passkey", type=int, help="the passkey Bumble displays and types (0-999999)")
+    parser.add_argument("--compare", default="yes", choices=["yes", "no"],
+                        help="Bumble's answer to numeric comparison")
     args = parser.parse_args()
     # One lab at a time on this machine. Each lab is a few busy Python processes' worth of
     # controllers and hosts; the test suite starts a dozen at once, and on two cores they

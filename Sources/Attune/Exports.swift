@@ -32,6 +32,11 @@
 @_exported import enum Transport.ManagerState
 @_exported import enum Transport.ManagerStateCause
 @_exported import struct Transport.ManagerStatus
+// Pairing: what our side offers, and the agent that answers for the user.
+@_exported import struct Transport.PairingConfiguration
+@_exported import enum Transport.PairingIOCapabilities
+@_exported import class Transport.PairingAgent
+@_exported import struct Transport.PairingRequest
 // The capture the managers' `snoop:` option writes, so users open one without importing
 // Capture themselves.
 @_exported import class Capture.SnoopFile

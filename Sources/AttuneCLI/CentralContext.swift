@@ -11,16 +11,25 @@ struct CentralContext {
     /// Opens the central. Every command that connects names its ADDR first, so a first
     /// positional is checked as an address here, before the transport is touched: a typo
     /// is a usage error (exit 2) whatever state the radio is in.
+    ///
     /// - Parameter addressFirst: false for a command whose first positional is not ADDR
     ///   (`attune replay FILE --against ADDR`).
-    static func open(_ arguments: Arguments, addressFirst: Bool = true) async throws(CLIError) -> CentralContext {
+    /// - Parameter pairs: the command takes the pairing options (``PairingOptions``).
+    static func open(_ arguments: Arguments, addressFirst: Bool = true, pairs: Bool = false) async throws(CLIError) -> CentralContext {
         if addressFirst, let text = arguments.positionals.first { _ = try address(text) }
+        // Checked on every transport, so a bad --passkey is a usage error wherever it is given.
+        let pairing = pairs ? try PairingOptions.parse(arguments) : PairingConfiguration()
         if let transport = try TransportOption.parse(arguments.option("transport")) {
             try TransportOption.requireKernel(for: transport)
+            if case .kernel = transport, pairs, arguments.option("passkey") != nil || arguments.option("io") != nil {
+                Output.status("note: --passkey and --io apply to the userland host; on \(transport) the kernel pairs "
+                    + "with its own agent (bluetoothctl)")
+            }
             let snoop = try TransportOption.openSnoop(arguments.option("snoop"), keepingKeys: arguments.flag("snoop-keys"))
             // The store keeps bonds and our identity across runs, so the next command
             // encrypts with the bond instead of pairing again.
-            let central = CentralManager(transport: transport, store: BondStore.open(for: transport), snoop: snoop)
+            let central = CentralManager(transport: transport, store: BondStore.open(for: transport), snoop: snoop,
+                                         pairing: pairing)
             Shutdown.register(central)
             ControllerWarningReport.register(central)
             if let cause = await ManagerReadiness.settled({ central.status }).cause { throw .failure(cause.description) }
@@ -28,7 +37,7 @@ struct CentralContext {
         }
         let demo = try await DemoSession.start(snoopPath: arguments.option("snoop"))
         Output.status("memory transport: demo peripheral \"\(DemoPeripheral.localName)\" at \(DemoSession.demoAddress)")
-        let central = CentralManager(transport: .memory(demo.radio))
+        let central = CentralManager(transport: .memory(demo.radio), pairing: pairing)
         Shutdown.register(central)
         return CentralContext(central: central, demo: demo)
     }

@@ -8,6 +8,7 @@ enum Commands {
         ReadCommand.self,
         WriteCommand.self,
         SubscribeCommand.self,
+        PairCommand.self,
         ServeCommand.self,
         BondsCommand.self,
         UnpairCommand.self,

@@ -6,7 +6,8 @@ enum ReadCommand: CLICommand {
     static let name = "read"
     static let summary = "read a characteristic or descriptor value"
     static let usage = """
-        usage: attune read ADDR HANDLE|UUID [--long] [--random] [--discovery-timeout SECONDS] [--transport T] [--json]
+        usage: attune read ADDR HANDLE|UUID [--long] [--random] [--discovery-timeout SECONDS] [--passkey N|--no-pair]
+                         [--transport T] [--json]
 
         Connects, finds the attribute (HANDLE as 0xNNNN: a characteristic value or a
         descriptor; otherwise a characteristic UUID such as 2a37) and prints its value in
@@ -15,17 +16,18 @@ enum ReadCommand: CLICommand {
           --long         use the Read Long Characteristic Value procedure explicitly
           --random       ADDR is a random address
         \(DiscoveryDeadline.help)
+        \(PairingOptions.help)
         \(TransportOption.help)
           --json         {"handle", "uuid", "length", "value": "hex"}
         """
-    static let flags: Set<String> = ["long", "random", "json", "snoop-keys"]
-    static let options: Set<String> = ["transport", "snoop", "discovery-timeout"]
+    static let flags: Set<String> = PairingOptions.centralFlags.union(["long", "random", "json", "snoop-keys"])
+    static let options: Set<String> = PairingOptions.centralOptions.union(["transport", "snoop", "discovery-timeout"])
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 2 else { throw CLIError.usage("give ADDR and HANDLE|UUID") }
         let target = try AttributeTarget.parse(arguments.positionals[1])
         var deadline = try DiscoveryDeadline(arguments)
-        let context = try await CentralContext.open(arguments)
+        let context = try await CentralContext.open(arguments, pairs: true)
         deadline.start()
         let peripheral = try await context.connect(arguments.positionals[0], random: arguments.flag("random"),
                                                    discoveryTimeout: deadline.timeout)

@@ -7,8 +7,8 @@ enum ServeCommand: CLICommand {
     static let name = "serve"
     static let summary = "serve a GATT database from JSON, or the peripheral a capture recorded, and print requests"
     static let usage = """
-        usage: attune serve DB.json [--name NAME] [--seconds N] [--notify MS] [--max-centrals N] [--transport T]
-                                    [--snoop FILE] [--json]
+        usage: attune serve DB.json [--name NAME] [--seconds N] [--notify MS] [--max-centrals N]
+                                    [--io CAP] [--passkey N] [--transport T] [--snoop FILE] [--json]
                attune serve --capture FILE [--conn N] [--speed X] [--name NAME] [--seconds N] [--transport T]
                                     [--snoop FILE] [--json]
 
@@ -27,6 +27,11 @@ enum ServeCommand: CLICommand {
                          hold at most N centrals at once (default: as many as the
                          controller accepts); connectable advertising resumes after each
                          connection while there is room, and after each disconnection
+          --io CAP       our IO capabilities when a central pairs: none (default; Just
+                         Works), display, display-yes-no, keyboard, keyboard-display; a
+                         passkey to show goes to stderr, questions are asked on the terminal
+          --passkey N    the 6-digit passkey centrals pair with (we display it: --io
+                         display unless given); MITM protection required
           --transport T  hci0 (default: the first kernel adapter), tcp:HOST:PORT, unix:PATH,
                          serial:PATH, user:hci0, or memory (an in-process radio where a
                          built-in central connects, reads and writes every characteristic,
@@ -53,7 +58,7 @@ enum ServeCommand: CLICommand {
           --speed X      pushes X times faster than captured, 0.001…1000 (default 1)
         """
     static let flags: Set<String> = ["json", "snoop-keys"]
-    static let options: Set<String> = ["name", "seconds", "notify", "max-centrals", "transport", "snoop",
+    static let options: Set<String> = ["name", "seconds", "notify", "max-centrals", "io", "passkey", "transport", "snoop",
                                        "capture", "conn", "speed"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
@@ -74,6 +79,7 @@ enum ServeCommand: CLICommand {
         let maximumCentrals = arguments.option("max-centrals") == nil
             ? nil : try arguments.integer("max-centrals", default: 1, in: 1...64)
         let name = arguments.option("name") ?? "Attune"
+        let pairing = try PairingOptions.parse(arguments, interactive: .noInputNoOutput, withPasskey: .display)
         var definitions: [ServiceDefinition]
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -101,7 +107,7 @@ enum ServeCommand: CLICommand {
         let published: [PublishedService]
         do {
             manager = try PeripheralManager(transport: transport, name: name, snoop: snoop,
-                                            store: BondStore.open(for: transport))
+                                            store: BondStore.open(for: transport), pairing: pairing)
             Shutdown.register(manager)
             if let cause = await ManagerReadiness.settled({ manager.status }).cause { throw CLIError.failure(cause.description) }
             published = try await manager.add(contentsOf: definitions)

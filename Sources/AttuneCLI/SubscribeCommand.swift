@@ -8,7 +8,7 @@ enum SubscribeCommand: CLICommand {
     static let summary = "subscribe to notifications or indications and print them"
     static let usage = """
         usage: attune subscribe ADDR HANDLE|UUID [--indicate] [--count N] [--random] [--discovery-timeout SECONDS]
-                              [--transport T] [--json]
+                              [--passkey N|--no-pair] [--transport T] [--json]
 
         Connects, writes the characteristic's Client Characteristic Configuration and
         prints each value in hex as it arrives, until N values (or interrupted). As it ends
@@ -20,18 +20,19 @@ enum SubscribeCommand: CLICommand {
           --count N      stop after N values (default: run until interrupted)
           --random       ADDR is a random address
         \(DiscoveryDeadline.help)
+        \(PairingOptions.help)
         \(TransportOption.help)
           --json         one object per value: {"ts", "handle", "uuid", "value": "hex"}
         """
-    static let flags: Set<String> = ["indicate", "random", "json", "snoop-keys"]
-    static let options: Set<String> = ["count", "transport", "snoop", "discovery-timeout"]
+    static let flags: Set<String> = PairingOptions.centralFlags.union(["indicate", "random", "json", "snoop-keys"])
+    static let options: Set<String> = PairingOptions.centralOptions.union(["count", "transport", "snoop", "discovery-timeout"])
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 2 else { throw CLIError.usage("give ADDR and HANDLE|UUID") }
         let target = try AttributeTarget.parse(arguments.positionals[1])
         let count = try arguments.integer("count", default: 0, in: 0...Int(Int32.max))
         var deadline = try DiscoveryDeadline(arguments)
-        let context = try await CentralContext.open(arguments)
+        let context = try await CentralContext.open(arguments, pairs: true)
         deadline.start()
         let peripheral = try await context.connect(arguments.positionals[0], random: arguments.flag("random"),
                                                    discoveryTimeout: deadline.timeout)

@@ -7,7 +7,7 @@ enum WriteCommand: CLICommand {
     static let summary = "write a characteristic or descriptor value"
     static let usage = """
         usage: attune write ADDR HANDLE|UUID HEX [--without-response|--long|--reliable] [--random]
-                          [--discovery-timeout SECONDS] [--transport T] [--json]
+                          [--discovery-timeout SECONDS] [--passkey N|--no-pair] [--transport T] [--json]
 
         Connects, finds the attribute (HANDLE as 0xNNNN, or a characteristic UUID) and
         writes HEX ("0102ff", "01 02 ff" or "01:02:ff"). By default a Write Request, or
@@ -18,11 +18,12 @@ enum WriteCommand: CLICommand {
           --reliable          Reliable Writes: every prepared part's echo is verified
           --random            ADDR is a random address
         \(DiscoveryDeadline.help)
+        \(PairingOptions.help)
         \(TransportOption.help)
           --json              {"handle", "uuid", "length", "procedure"}
         """
-    static let flags: Set<String> = ["without-response", "long", "reliable", "random", "json", "snoop-keys"]
-    static let options: Set<String> = ["transport", "snoop", "discovery-timeout"]
+    static let flags: Set<String> = PairingOptions.centralFlags.union(["without-response", "long", "reliable", "random", "json", "snoop-keys"])
+    static let options: Set<String> = PairingOptions.centralOptions.union(["transport", "snoop", "discovery-timeout"])
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positionals.count == 3 else { throw CLIError.usage("give ADDR, HANDLE|UUID and HEX") }
@@ -31,7 +32,7 @@ enum WriteCommand: CLICommand {
         let target = try AttributeTarget.parse(arguments.positionals[1])
         let value = try Hex.parse(arguments.positionals[2])
         var deadline = try DiscoveryDeadline(arguments)
-        let context = try await CentralContext.open(arguments)
+        let context = try await CentralContext.open(arguments, pairs: true)
         deadline.start()
         let peripheral = try await context.connect(arguments.positionals[0], random: arguments.flag("random"),
                                                    discoveryTimeout: deadline.timeout)

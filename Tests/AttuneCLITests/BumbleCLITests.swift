@@ -134,6 +134,8 @@ final class BumbleLab: @unchecked Sendable {
     let port: Int
     let address: String
     let handles: [String: Int]
+    /// Every Bumble device's address, by index.
+    let addresses: [String]
     var transport: String { "tcp:127.0.0.1:\(port)" }
 
     static var interop: URL { AttuneProcess.packageRoot.appendingPathComponent("Scripts/interop") }
@@ -167,7 +169,7 @@ final class BumbleLab: @unchecked Sendable {
     }
 
     /// - Parameter role: `peripheral` (the interop database) or `central` (the judge).
-    /// - Parameter arguments: more lab.py options (`--protected`, `--readvertise`).
+    /// - Parameter arguments: more lab.py options (`--protected`, `--readvertise`, `--protected-auth`, `--passkey N`…).
     init(role: String = "peripheral", devices: Int = 1, arguments: [String] = []) throws {
         try Self.setUp.get()
         process.executableURL = Self.interop.appendingPathComponent(".venv/bin/python")
@@ -190,6 +192,7 @@ final class BumbleLab: @unchecked Sendable {
         // A judge (central) lab has no database, so no handles.
         let handles = (ready["handles"] as? [[String: Int]])?.first ?? [:]
         (self.port, self.address, self.handles) = (port, address, handles)
+        addresses = (ready["devices"] as? [[String: Any]])?.compactMap { $0["address"] as? String } ?? []
     }
 
     /// Sends one stdin command and returns the first JSON line with `event` == `until`.

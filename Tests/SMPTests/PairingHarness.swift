@@ -142,7 +142,7 @@ struct PairingHarness {
                 } else {
                     waitingEntry.insert(side)
                 }
-            case .confirmNumericComparison:
+            case .confirmNumericComparison, .confirmJustWorks:
                 queue.append(.answer(side, .numericComparison(numericAnswer[side] ?? true)))
             case .startEncryption(let key, _, _, _):
                 queue.append(.encrypt(key))

@@ -17,6 +17,9 @@ public final class CentralManager: Sendable {
     public let store: any Store
     /// The transport this manager was opened on.
     public let transport: BluetoothTransport
+    /// How this manager's links pair (IO capabilities, MITM, bonding, automatic pairing,
+    /// the agent that answers for the user).
+    public let pairing: PairingConfiguration
     let backend: any ControllerBackend
     let clock = MonotonicClock()
     let known = Mutex<[UUID: Peripheral]>([:])
@@ -44,12 +47,18 @@ public final class CentralManager: Sendable {
     /// ```swift
     /// let central = CentralManager(transport: .h4(endpoint), snoop: try SnoopFile(path: "session.btsnoop"))
     /// ```
-    public init(transport: BluetoothTransport = .default, store: any Store = InMemoryStore(), snoop: SnoopFile? = nil) {
+    ///
+    /// - Parameter pairing: how links pair on the userland host: by default by themselves
+    ///   when an attribute needs it, Just Works (no IO capabilities), bonding asked. Give
+    ///   it a ``PairingAgent`` to answer passkey and numeric-comparison requests.
+    public init(transport: BluetoothTransport = .default, store: any Store = InMemoryStore(), snoop: SnoopFile? = nil,
+                pairing: PairingConfiguration = PairingConfiguration()) {
         self.transport = transport
         self.store = store
+        self.pairing = pairing
         let keeper = StoreBondKeeper(store: store)
         bondKeeper = keeper
-        backend = transport.makeBackend(snoop: snoop, bonds: keeper)
+        backend = transport.makeBackend(snoop: snoop, bonds: keeper, pairing: pairing)
         keeper.setListener { [weak self] event in self?.bondEvent(event) }
     }
 

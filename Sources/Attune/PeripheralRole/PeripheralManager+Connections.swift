@@ -24,6 +24,9 @@ extension PeripheralManager {
             guard !batch.isEmpty, let entry = connected[id] else { return }
             let at = now
             var out = makeOutput()
+            // The link's security as of this batch: an Encryption Change is handled
+            // before any ATT PDU that followed it, so requests are checked at their level.
+            inServer { $0.updateSecurity(link.security, for: id) }
             for event in batch {
                 switch event {
                 case .received(let pdu):

@@ -12,6 +12,9 @@ public actor PeripheralManager {
     /// Where the bonds of centrals that paired with us are kept (a record per central,
     /// keyed by its identity address), with our host identity.
     public nonisolated let store: any Store
+    /// How centrals pair with us: our IO capabilities and requirements, and the agent
+    /// that answers for the user.
+    public nonisolated let pairing: PairingConfiguration
     let backend: any ControllerBackend
     let clock = MonotonicClock()
     var server: GATTServer
@@ -62,11 +65,17 @@ public actor PeripheralManager {
     ///   its links from the central's side, whichever manager opened the capture.)
     /// - Parameter store: where centrals' bonds and our identity are kept; a
     ///   ``FileStore`` lets a central that bonded with us encrypt again after a restart.
+    /// - Parameter pairing: how a central pairs with us on the userland host (Just Works
+    ///   by default). Characteristics whose permissions require `encrypted`,
+    ///   `authenticated` or `secure` answer Insufficient Encryption or Authentication
+    ///   until the link is that secure.
     public init(transport: BluetoothTransport = .default, name: String = "Attune", appearance: UInt16 = 0,
-                snoop: SnoopFile? = nil, store: any Store = InMemoryStore()) throws(AttuneError) {
+                snoop: SnoopFile? = nil, store: any Store = InMemoryStore(),
+                pairing: PairingConfiguration = PairingConfiguration()) throws(AttuneError) {
         self.transport = transport
         self.store = store
-        backend = transport.makeBackend(snoop: snoop, bonds: StoreBondKeeper(store: store))
+        self.pairing = pairing
+        backend = transport.makeBackend(snoop: snoop, bonds: StoreBondKeeper(store: store), pairing: pairing)
         (requests, requestContinuation) = AsyncStream.makeStream(of: ATTRequest.self, bufferingPolicy: .bufferingOldest(Self.requestQueueCapacity))
         let gap = ServiceDefinition(BluetoothUUID(0x1800), characteristics: [
             CharacteristicDefinition(BluetoothUUID(0x2A00), properties: [.read], value: Array(name.utf8)),

@@ -30,6 +30,11 @@ public struct SMPConfiguration: Sendable {
     public var acceptsPairing: Bool
     /// The SMP timeout (Vol 3 Part H §3.4): 30 s.
     public var timeout: Duration
+    /// Ask the user to accept a Secure Connections Just Works pairing
+    /// (``SecurityManagerEvent/confirmJustWorks``) before the DHKey checks, as stacks with a
+    /// "Pair?" dialog do; refused, it fails with Numeric Comparison Failed. LE legacy Just
+    /// Works is not asked.
+    public var confirmsJustWorks = false
 
     /// Our identity for key distribution.
     public struct LocalIdentity: Sendable, Hashable {

@@ -147,7 +147,7 @@ extension SecurityManager {
             pairing?.nb = nb
             pairing?.stage = .waitingDHKeyCheck
             send(.pairingRandom(PairingRandom(randomValue: nb)), at: now, into: &output)
-            if p.model == .numericComparison { try askNumericComparison(into: &output) }
+            if asksUser(p) { try askNumericComparison(into: &output) }
         case (.justWorks, .initiator), (.numericComparison, .initiator):
             guard let cb = p.peerConfirm, let na = p.localRandom else { throw Abort(.unspecifiedReason) }
             let expected = try crypto { () throws(CryptoFailure) in try SecurityFunctions.f4(u: x.pkbx, v: x.pkax, x: random, z: 0) }
@@ -155,7 +155,7 @@ extension SecurityManager {
             pairing?.na = na
             pairing?.nb = random
             pairing?.stage = .waitingDHKeyCheck
-            if p.model == .numericComparison {
+            if asksUser(p) {
                 try askNumericComparison(into: &output)
             } else {
                 try sendInitiatorCheck(at: now, into: &output)
@@ -195,9 +195,19 @@ extension SecurityManager {
 
     mutating func askNumericComparison(into output: inout SecurityManagerOutput) throws(Abort) {
         guard let p = pairing, let x = initiatorAndResponderX, let na = p.na, let nb = p.nb else { throw Abort(.unspecifiedReason) }
-        let value = try crypto { () throws(CryptoFailure) in try SecurityFunctions.g2(u: x.pkax, v: x.pkbx, x: na, y: nb) }
         pairing?.awaiting = .numericComparison
+        if p.model == .justWorks {
+            output.events.append(.confirmJustWorks)
+            return
+        }
+        let value = try crypto { () throws(CryptoFailure) in try SecurityFunctions.g2(u: x.pkax, v: x.pkbx, x: na, y: nb) }
         output.events.append(.confirmNumericComparison(value % 1_000_000))
+    }
+
+    /// Whether stage 1 ends with a question for the user: the numbers of Numeric
+    /// Comparison, or accepting Just Works when so configured.
+    func asksUser(_ p: Pairing) -> Bool {
+        p.model == .numericComparison || (p.model == .justWorks && configuration.confirmsJustWorks)
     }
 
     mutating func numericComparisonConfirmed(at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
@@ -254,7 +264,7 @@ extension SecurityManager {
         let s = try stage2()
         switch role {
         case .responder:
-            if p.model == .numericComparison && !p.numericComparisonConfirmed {
+            if asksUser(p) && !p.numericComparisonConfirmed {
                 pairing?.pendingPeerCheck = check   // checked once the user confirms
                 return
             }

@@ -7,6 +7,10 @@ public enum SecurityManagerEvent: Hashable, Sendable {
     /// Ask the user whether both devices show these six digits; answer with
     /// ``SecurityManagerAnswer/numericComparison(_:)``.
     case confirmNumericComparison(UInt32)
+    /// Ask the user whether to pair with this peer at all (Secure Connections Just Works,
+    /// with ``SMPConfiguration/confirmsJustWorks``); answer with
+    /// ``SecurityManagerAnswer/numericComparison(_:)``.
+    case confirmJustWorks
     /// The peer's keypress notification during Passkey Entry.
     case keypress(KeypressNotification.NotificationType)
     /// The peripheral sent a Security Request (reported even when pairing starts by itself).

@@ -1,3 +1,4 @@
+import GATT
 import HCI
 
 /// The ATT channel (fixed CID 4) of one connected LE link: whole PDUs in both directions.
@@ -29,6 +30,11 @@ package protocol ATTLink: AnyObject, Sendable {
     /// client's one retry after Insufficient Authentication or Encryption; throws when
     /// the transport cannot, and says what is missing.
     func raiseSecurity() async throws(AttuneError)
+    /// Pairs because the application asked (``Peripheral/pair()``), even where automatic
+    /// pairing is off; returns once the link is encrypted.
+    func pair() async throws(AttuneError)
+    /// How the link is secured now: what a server checks attribute permissions against.
+    var security: LinkSecurity { get }
     /// Closes the link from our side.
     func close()
     /// Whether the link was already encrypted when the backend handed it out (with a

@@ -5,18 +5,20 @@ extension BluetoothTransport {
     /// The controller behind this transport, recording into `snoop` when given: the
     /// userland host every H4 packet, the kernel and memory backends the HCI a
     /// controller would have exchanged for their links (``SynthesizedHCI``).
-    /// `bonds` gives the userland host its identity and bonds; the other transports keep
-    /// their own for now.
-    package func makeBackend(snoop: SnoopFile? = nil, bonds: (any BondKeeper)? = nil) -> any ControllerBackend {
+    /// `bonds` gives the userland host its identity and bonds, and `pairing` says how its
+    /// links pair; the kernel pairs through its own agent.
+    package func makeBackend(snoop: SnoopFile? = nil, bonds: (any BondKeeper)? = nil,
+                             pairing: PairingConfiguration = PairingConfiguration()) -> any ControllerBackend {
         switch self {
         case .memory(let radio):
             if let snoop { radio.setTap(MemorySnoop(file: snoop).record) }
             return MemoryController(radio: radio)
         case .kernel(let adapter): return KernelController(adapter: adapter, snoop: snoop)
-        case .h4(let endpoint): return UserlandController(endpoint: .success(endpoint), snoop: snoop, bonds: bonds)
+        case .h4(let endpoint):
+            return UserlandController(endpoint: .success(endpoint), snoop: snoop, bonds: bonds, pairing: pairing)
         case .userChannel(let adapter):
             return UserlandController(endpoint: Result { () throws(H4Endpoint.ParseError) in try .userChannel(adapter: adapter) },
-                                      snoop: snoop, bonds: bonds)
+                                      snoop: snoop, bonds: bonds, pairing: pairing)
         }
     }
 }

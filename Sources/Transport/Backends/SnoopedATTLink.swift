@@ -1,4 +1,5 @@
 import Capture
+import GATT
 import HCI
 import Synchronization
 
@@ -65,5 +66,7 @@ final class SnoopedATTLink: ATTLink {
     var canSend: Bool { link.canSend }
     func sendReady() async { await link.sendReady() }
     func raiseSecurity() async throws(AttuneError) { try await link.raiseSecurity() }
+    func pair() async throws(AttuneError) { try await link.pair() }
+    var security: LinkSecurity { link.security }
     func close() { link.close() }
 }

@@ -1,3 +1,4 @@
+import GATT
 import HCI
 
 /// The ATT fixed channel (CID 0x0004) of one connection of a ``UserlandHost``: whole PDUs
@@ -82,6 +83,9 @@ public final class UserlandATTChannel: Sendable {
     public func raiseSecurity() async throws(AttuneError) {
         try await host.raiseSecurity(on: connection.handle)
     }
+
+    /// How the link is secured now (see ``UserlandHost/linkSecurity(on:)``).
+    public var security: LinkSecurity { host.linkSecurity(on: connection.handle) }
 
     /// Disconnects the link (reason 0x13, remote user terminated connection).
     public func close() {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GATT
 import HCI
 import SMP
 import Synchronization
@@ -100,9 +101,13 @@ public final class UserlandHost: Sendable {
     ///   - security: how links pair, when `configuration.pairingEnabled`: then a Security
     ///     Manager per connection answers SMP and LTK requests, and ``raiseSecurity(on:)``
     ///     pairs. By default LE Secure Connections Just Works (NoInputNoOutput), bonding asked.
+    ///   - passkey: typed whenever a pairing asks us for a passkey.
+    ///   - agent: asked whenever a pairing needs the user (a passkey to show or type, a
+    ///     number to confirm); without it (and `passkey`) such requests are refused.
     public init(endpoint: H4Endpoint, configuration: HostConfiguration = HostConfiguration(),
                 recorder: (any H4PacketRecorder)? = nil, routesATTToChannels: Bool = false,
                 loop: KernelEventLoop? = nil, security: SMPConfiguration = SMPConfiguration(),
+                passkey: UInt32? = nil, agent: PairingAgent? = nil,
                 bonds: (any BondKeeper)? = nil) throws(H4Stream.Failure) {
         let chosen: KernelEventLoop
         if let loop {
@@ -126,8 +131,15 @@ public final class UserlandHost: Sendable {
         self.loop = chosen
         self.recorder = recorder
         (eventStream, eventSink) = AsyncStream.makeStream(of: HostEvent.self, bufferingPolicy: .unbounded)
-        state = Mutex(State(host: HCIHost(configuration: configuration), security: UserlandSecurity(configuration: security, keeper: bonds)))
+        state = Mutex(State(host: HCIHost(configuration: configuration),
+                            security: UserlandSecurity(configuration: security,
+                                                       prompts: UserlandPairingPrompts(passkey: passkey, agent: agent),
+                                                       keeper: bonds)))
         readBuffer = .allocate(byteCount: Self.readLimit, alignment: 16)
+        let answerer: @Sendable (UInt16, UInt64, SecurityManagerAnswer) -> Void = { [weak self] handle, id, answer in
+            self?.answerPairing(handle: handle, request: id, with: answer)
+        }
+        state.withLock { $0.security.prompts.answerer = answerer }
     }
 
     deinit {
@@ -278,6 +290,20 @@ public final class UserlandHost: Sendable {
         }
         try result.get()
     }
+
+    /// A user's answer to a pairing request of link `handle` (see ``PairingAgent``).
+    func answerPairing(handle: UInt16, request id: UInt64, with answer: SecurityManagerAnswer) {
+        state.withLock { state in
+            guard state.stopped == nil else { return }
+            state.security.answer(handle, request: id, with: answer, host: &state.host, out: &state.out,
+                                  nextID: &state.nextID, at: Self.now())
+            execute(&state)
+        }
+    }
+
+    /// How the link is secured, as the pairing that keyed it left it: what an ATT server
+    /// checks attribute permissions against. `.none` before encryption.
+    public func linkSecurity(on handle: UInt16) -> LinkSecurity { state.withLock { $0.security.linkSecurity(handle) } }
 
     /// Whether the link is encrypted; nil when no connection has this handle.
     public func isEncrypted(_ handle: UInt16) -> Bool? { state.withLock { $0.host.isEncrypted(handle) } }

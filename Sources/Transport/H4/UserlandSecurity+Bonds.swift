@@ -48,6 +48,7 @@ extension UserlandSecurity {
               let bond = keeper.bond(for: info.peerAddress, type: info.peerAddressType, role: .peripheral),
               bond.encryptedDiversifier == request.encryptedDiversifier, bond.random == request.random,
               let material = LinkKeyMaterial(bond.longTermKey) else { return false }
+        prompts.encrypting(with: bond, on: request.handle)
         perform(.longTermKeyReply(handle: request.handle, longTermKey: material), host: &host, out: &out,
                 nextID: &nextID, at: now)
         return true
@@ -69,6 +70,7 @@ extension UserlandSecurity {
         if host.isEncrypted(info.handle) == true || encryptionRequests.values.contains(info.handle)
             || waiters[info.handle] != nil { return true }
         guard let material = LinkKeyMaterial(bond.longTermKey) else { return false }
+        prompts.encrypting(with: bond, on: info.handle)
         let id = perform(.startEncryption(handle: info.handle, random: bond.random, encryptedDiversifier: bond.encryptedDiversifier,
                                           longTermKey: material), host: &host, out: &out, nextID: &nextID, at: now)
         encryptionRequests[id] = info.handle
@@ -90,6 +92,7 @@ extension UserlandSecurity {
             return
         }
         waiters[handle, default: []].append(waiter)
+        prompts.encrypting(with: bond, on: handle)
         let id = perform(.startEncryption(handle: handle, random: bond.random, encryptedDiversifier: bond.encryptedDiversifier,
                                           longTermKey: material), host: &host, out: &out, nextID: &nextID, at: now)
         encryptionRequests[id] = handle

@@ -14,18 +14,22 @@ import SMP
 struct UserlandSecurity {
     /// How our side pairs: Secure Connections Just Works (NoInputNoOutput), bonding asked.
     let configuration: SMPConfiguration
-    private(set) var managers: [UInt16: SecurityManager] = [:]
+    var managers: [UInt16: SecurityManager] = [:]
+    /// Who answers the managers' requests for the user, and each link's security.
+    var prompts: UserlandPairingPrompts
     /// Callers of ``UserlandHost/raiseSecurity(on:)`` per link, waiting for encryption.
     var waiters: [UInt16: [CheckedContinuation<Result<Void, AttuneError>, Never>]] = [:]
     /// LE Enable Encryption requests in flight, by request ID, and their link.
     var encryptionRequests: [HostRequestID: UInt16] = [:]
     /// Reused for every manager call.
-    private var output = SecurityManagerOutput()
+    var output = SecurityManagerOutput()
     /// Where completed pairings go and bonds come from (see UserlandSecurity+Bonds).
     let keeper: (any BondKeeper)?
 
-    init(configuration: SMPConfiguration, keeper: (any BondKeeper)? = nil) {
+    init(configuration: SMPConfiguration, prompts: UserlandPairingPrompts = UserlandPairingPrompts(),
+         keeper: (any BondKeeper)? = nil) {
         self.configuration = configuration
+        self.prompts = prompts
         self.keeper = keeper
     }
 
@@ -142,6 +146,7 @@ struct UserlandSecurity {
     private mutating func encryption(_ handle: UInt16, status: HCIStatus, on: Bool, host: inout HCIHost,
                                      out: inout HostOutput, nextID: inout UInt64, at now: MonotonicTime) {
         guard let info = host.connection(handle) else { return }
+        if status.isSuccess { prompts.encryption(on, on: handle, progress: managers[handle]?.progress) }
         if var manager = managers[handle] {
             output.removeAll()
             if status.isSuccess && on {
@@ -161,10 +166,10 @@ struct UserlandSecurity {
 
     /// Carries out what the link's manager put in ``output``: PDUs to send, encryption to
     /// start or an LTK request to answer, and the outcome for whoever waits. Requests for a
-    /// user's answer are refused: there is no pairing agent yet, and our IO capability
-    /// (NoInputNoOutput) keeps a peer from choosing a model that needs one.
-    private mutating func carryOut(_ handle: UInt16, _ info: ConnectionInfo, host: inout HCIHost, out: inout HostOutput,
-                                   nextID: inout UInt64, at now: MonotonicTime) {
+    /// user's answer go to ``prompts``: answered at once (a fixed passkey, a refusal when
+    /// nobody is there to ask) or later through ``answer(_:request:with:host:out:nextID:at:)``.
+    mutating func carryOut(_ handle: UInt16, _ info: ConnectionInfo, host: inout HCIHost, out: inout HostOutput,
+                           nextID: inout UInt64, at now: MonotonicTime) {
         var rounds = 0
         while rounds < 4 {
             rounds += 1
@@ -172,7 +177,7 @@ struct UserlandSecurity {
                 perform(.sendL2CAP(handle: handle, channel: .securityManager, payload: Array(output.bytes(of: range))),
                         host: &host, out: &out, nextID: &nextID, at: now)
             }
-            var refuse = false
+            var immediate: SecurityManagerAnswer?
             for event in output.events {
                 switch event {
                 case .startEncryption(let key, let ediv, let rand, _):
@@ -188,18 +193,21 @@ struct UserlandSecurity {
                 case .paired(let result):
                     // Encryption already completed the waiters; the keys go to the store.
                     reportPaired(result, info)
+                    prompts.paired(result, on: handle)
+                    prompts.expire(handle)
                     resume(handle, .success(()))
                 case .failed(let failure):
+                    prompts.expire(handle)
                     resume(handle, .failure(.securityFailed("pairing with \(info.peerAddress) failed: \(Self.describe(failure))")))
-                case .displayPasskey, .enterPasskey, .confirmNumericComparison:
-                    refuse = true
+                case .displayPasskey, .enterPasskey, .confirmNumericComparison, .confirmJustWorks:
+                    if let answer = prompts.handle(event, on: handle, peer: info.peerAddress) { immediate = answer }
                 case .securityRequested, .keypress:
                     break
                 }
             }
             output.removeAll()
-            guard refuse, var manager = managers[handle] else { return }
-            manager.answer(.refuse, at: now, into: &output)
+            guard let immediate, var manager = managers[handle] else { return }
+            manager.answer(immediate, at: now, into: &output)
             managers[handle] = manager
         }
     }
@@ -219,6 +227,7 @@ struct UserlandSecurity {
 
     private mutating func linkGone(_ handle: UInt16, _ error: AttuneError) {
         managers[handle] = nil
+        prompts.linkGone(handle)
         for (id, link) in encryptionRequests where link == handle { encryptionRequests[id] = nil }
         resume(handle, .failure(error))
     }

@@ -26,13 +26,18 @@ final class UserlandController: ControllerBackend {
     private let state: Mutex<State>
     /// Our identity and the bonds, when the managers keep them (see ``BondKeeper``).
     private let bonds: (any BondKeeper)?
+    /// ``PairingConfiguration/automatic``: the links' GATT retry may pair.
+    private let pairsAutomatically: Bool
 
     /// - Parameters:
     ///   - endpoint: the controller's stream, as typed by the caller (never rendered and
     ///     parsed again), or why the caller's adapter name does not name one.
     ///   - snoop: records every H4 packet in both directions, through the host's recorder.
     ///   - bonds: our identity and the bonds. Without it, a new identity per controller.
-    init(endpoint: Result<H4Endpoint, H4Endpoint.ParseError>, snoop: SnoopFile? = nil, bonds: (any BondKeeper)? = nil) {
+    ///   - pairing: how the links pair, and who answers for the user.
+    init(endpoint: Result<H4Endpoint, H4Endpoint.ParseError>, snoop: SnoopFile? = nil, bonds: (any BondKeeper)? = nil,
+         pairing: PairingConfiguration = PairingConfiguration()) {
+        pairsAutomatically = pairing.automatic
         // A static random address (two top bits set): emulated controllers route on it,
         // and it needs no public address from the controller. Kept in the store, it is
         // the same in every process, so peers find their bond with us again; the IRK goes
@@ -40,7 +45,7 @@ final class UserlandController: ControllerBackend {
         let identity = bonds?.hostIdentity() ?? HostIdentity.generate()
         address = identity.address
         self.bonds = bonds
-        var security = SMPConfiguration()
+        var security = pairing.securityManager
         if let irk = SMPKey(identity.identityResolvingKey) {
             security.identity = SMPConfiguration.LocalIdentity(identityResolvingKey: irk,
                                                                address: SMPAddress(identity.address, isRandom: true))
@@ -51,7 +56,7 @@ final class UserlandController: ControllerBackend {
             opened = try UserlandHost(endpoint: try endpoint.get(),
                                       configuration: HostConfiguration(randomAddress: address, pairingEnabled: true),
                                       recorder: snoop.map(BTSnoopRecorder.init(file:)), routesATTToChannels: true,
-                                      security: security, bonds: bonds)
+                                      security: security, passkey: pairing.passkey, agent: pairing.agent, bonds: bonds)
         } catch {
             failure = "\(error)"
         }
@@ -82,7 +87,7 @@ final class UserlandController: ControllerBackend {
                 for scanner in state.withLock({ Array($0.scanners.values) }) { scanner(advertisement) }
             case .connected(let info) where info.role == .peripheral:
                 if let accept = state.withLock({ $0.acceptor }), let channel = host.attChannel(for: info.handle) {
-                    accept(UserlandLink(channel: channel))
+                    accept(UserlandLink(channel: channel, pairsAutomatically: pairsAutomatically))
                 }
             default:
                 break
@@ -166,7 +171,7 @@ final class UserlandController: ControllerBackend {
                 channel.close()
                 throw .cancelled
             }
-            return UserlandLink(channel: channel, encrypted: encrypted)
+            return UserlandLink(channel: channel, encrypted: encrypted, pairsAutomatically: pairsAutomatically)
         case .success(let other):
             throw .protocolError("connect completed with \(other)")
         case .failure(.connectionCancelled):

@@ -1,3 +1,4 @@
+import GATT
 import HCI
 
 /// The ATT channel of one connection of the userland host, as the engines' ``ATTLink``:
@@ -8,10 +9,13 @@ final class UserlandLink: ATTLink {
     private let channel: UserlandATTChannel
     /// Encrypted with a stored bond before it was handed out.
     let isEncrypted: Bool
+    /// Whether the GATT client's retry may pair (``PairingConfiguration/automatic``).
+    private let pairsAutomatically: Bool
 
-    init(channel: UserlandATTChannel, encrypted: Bool = false) {
+    init(channel: UserlandATTChannel, encrypted: Bool = false, pairsAutomatically: Bool = true) {
         self.channel = channel
         isEncrypted = encrypted
+        self.pairsAutomatically = pairsAutomatically
         peerAddress = channel.connection.peerAddress
         peerAddressType = channel.connection.peerAddressType
     }
@@ -37,8 +41,16 @@ final class UserlandLink: ATTLink {
     /// Pairs through the host's Security Manager (LE Secure Connections Just Works unless
     /// configured otherwise) and returns once the link is encrypted.
     func raiseSecurity() async throws(AttuneError) {
+        guard pairsAutomatically else {
+            throw .securityUnavailable("automatic pairing is off (PairingConfiguration.automatic; the CLI's --no-pair): "
+                + "pair first (Peripheral.pair(), attune pair ADDRESS)")
+        }
         try await channel.raiseSecurity()
     }
+
+    func pair() async throws(AttuneError) { try await channel.raiseSecurity() }
+
+    var security: LinkSecurity { channel.security }
 
     func close() { channel.close() }
 }
