@@ -2,13 +2,14 @@ import Attune
 
 /// The store the radio commands keep bonds and our host identity in: the ``FileStore``
 /// in its default directory (`$ATTUNE_STORE`, else `~/.local/state/attune`) on the
-/// userland host, where Attune pairs itself. The kernel keeps its own keys, and memory
-/// sessions keep nothing.
+/// userland host, where Attune pairs itself, and on the kernel transport, whose keys
+/// from the kernel's pairings are kept there too (and loaded back into the kernel when
+/// no bluetoothd owns its keys). Memory sessions keep nothing.
 enum BondStore {
     static func open(for transport: BluetoothTransport) -> any Store {
         switch transport {
-        case .h4, .userChannel: return openFile()
-        case .kernel, .memory: return InMemoryStore()
+        case .h4, .userChannel, .kernel: return openFile()
+        case .memory: return InMemoryStore()
         }
     }
 

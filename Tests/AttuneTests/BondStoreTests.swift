@@ -70,6 +70,18 @@ struct BondStoreTests {
         #expect(keeper.bond(for: Self.peer, type: .random, role: .central)?.longTermKey == bond.longTermKey)
     }
 
+    @Test("allBonds lists every stored bond under its record, for the kernel transport to load on start")
+    func allBondsForTheKernel() throws {
+        let store = InMemoryStore()
+        let keeper = StoreBondKeeper(store: store)
+        #expect(keeper.allBonds().isEmpty)
+        try store.update(address: BluetoothAddress("C0:00:00:00:00:09")!, type: .random) { _ in }
+        keeper.paired(Self.keys())
+        let bonds = keeper.allBonds()
+        #expect(bonds.count == 1, "records without a bond are not bonds")
+        #expect(bonds.first?.peerAddress == Self.peer && bonds.first?.longTermKey == Array(0xA0..<0xB0))
+    }
+
     @Test("as peripheral, a central's bond is kept under the identity address it distributed, and found by it")
     func centralsBondUnderItsIdentity() throws {
         let store = InMemoryStore()

@@ -47,6 +47,14 @@ final class StoreBondKeeper: BondKeeper {
         record(for: address, type: type)?.bond?.pairingKeys(peer: address, type: type, role: role)
     }
 
+    /// Every record's bond, under the address it is kept at. A bond does not record the
+    /// role it was made in; these say central (the kernel loads a legacy key both ways).
+    func allBonds() -> [PairingKeys] {
+        store.records().compactMap { record in
+            record.bond?.pairingKeys(peer: record.address, type: record.addressType, role: .central)
+        }
+    }
+
     /// The record of the peer at `address`: its own, the one whose bond names it as the
     /// identity address, or the one whose IRK resolves it (a resolvable private address).
     func record(for address: BluetoothAddress, type: BluetoothAddressType) -> PeripheralRecord? {

@@ -46,6 +46,8 @@ public final class KernelPairingAgent: Sendable {
     private let keySink: AsyncStream<KernelPairingKey>.Continuation
     private let waiters = Mutex(CommandWaiters())
     private let daemonRunning: @Sendable () -> Bool
+    /// The adapters whose requests and keys this agent handles; nil for all.
+    public let adapters: Set<UInt16>?
     /// Requests handed to the handler and not yet answered.
     private let pendingAnswers = Mutex(0)
     /// More than any real pairing asks at once (one or two per link).
@@ -58,10 +60,14 @@ public final class KernelPairingAgent: Sendable {
     ///   - answerTimeout: at most 25 s (larger values are clamped), so the refusal reaches
     ///     the kernel before its SMP timer ends the pairing.
     ///   - daemonRunning: whether bluetoothd runs (for ``loadKeys(longTermKeys:identityResolvingKeys:adapterIndex:)``).
+    ///   - adapters: only these adapters' requests and keys (every control socket hears
+    ///     all adapters; another agent may answer for the others); nil for all.
     public init(handler: any KernelPairingHandler = JustWorksPairingHandler(), answerTimeout: Duration = .seconds(20),
                 loop: KernelEventLoop? = nil,
-                daemonRunning: @escaping @Sendable () -> Bool = { BluetoothDaemonPresence.isRunning() }) throws {
+                daemonRunning: @escaping @Sendable () -> Bool = { BluetoothDaemonPresence.isRunning() },
+                adapters: Set<UInt16>? = nil) throws {
         let loop = try loop ?? KernelEventLoop.shared()
+        self.adapters = adapters
         self.handler = handler
         self.answerTimeout = min(answerTimeout, .seconds(25))
         self.daemonRunning = daemonRunning
@@ -222,6 +228,7 @@ public final class KernelPairingAgent: Sendable {
             waiter.continuation.resume(returning: status == 0
                 ? .success(rest) : .failure(MgmtCommandError(opcode: opcode, adapterIndex: packet.index, reason: .status(status))))
         default:
+            if let adapters, !adapters.contains(packet.index) { return }
             switch KernelManagementEvent(packet) {
             case .key(let key):
                 keySink.yield(key)

@@ -18,35 +18,86 @@ final class KernelController: ControllerBackend {
         var advertising: (advertiser: KernelLEAdvertiser, listener: L2CAPATTListener, task: Task<Void, Never>)?
         /// The next connection handle a capture shows: the kernel does not tell its own.
         var nextHandle: UInt16 = 1
-        /// Answers the kernel's pairing confirmations when no bluetoothd does; started
-        /// on the first security raise.
+        /// Answers the kernel's pairing requests when no bluetoothd does; started on the
+        /// first connection, advertising or security raise.
         var agent: KernelPairingAgent?
         var agentChecked = false
+        /// Setting the agent's adapter up and loading the stored bonds into the kernel.
+        var agentSetup: Task<Void, Never>?
+        /// Our role on the links to each peer, for the kernel's legacy LTKs (one per
+        /// direction, of which a bond keeps ours).
+        var roles: [BluetoothAddress: PairingKeys.Role] = [:]
     }
+    /// Peers whose link role is remembered, at most.
+    private static let rolesKept = 64
     private let state = Mutex(State())
     /// Where links record their traffic (`snoop:`), if anywhere.
     private let snoop: SnoopFile?
+    /// Where the kernel's keys go after pairing, and the bonds it gets back on start.
+    private let bonds: (any BondKeeper)?
+    /// How our agent answers the kernel (when bluetoothd does not).
+    private let pairing: PairingConfiguration
 
-    init(adapter: String, snoop: SnoopFile? = nil) {
+    init(adapter: String, snoop: SnoopFile? = nil, bonds: (any BondKeeper)? = nil,
+         pairing: PairingConfiguration = PairingConfiguration()) {
         self.adapter = adapter
         self.snoop = snoop
+        self.bonds = bonds
+        self.pairing = pairing
     }
 
     /// A link on `socket`, whose security raises start the pairing agent if needed.
     private func link(_ socket: L2CAPATTSocket, peer: BluetoothAddress, type: BluetoothAddressType,
                       isCentral: Bool) -> any ATTLink {
-        recorded(KernelATTLink(socket: socket, peerAddress: peer, peerAddressType: type,
+        state.withLock { s in
+            if s.roles[peer] == nil, s.roles.count >= Self.rolesKept { s.roles.removeAll() }
+            s.roles[peer] = isCentral ? .central : .peripheral
+        }
+        return recorded(KernelATTLink(socket: socket, peerAddress: peer, peerAddressType: type,
                                prepareSecurity: { [weak self] in self?.startPairingAgent() }), isCentral: isCentral)
     }
 
-    /// Just Works pairing waits for someone to answer the kernel's User Confirmation
-    /// Request: bluetoothd when it runs, otherwise our agent.
-    private func startPairingAgent() {
-        state.withLock { s in
-            guard !s.agentChecked else { return }
+    /// Pairing waits for someone to answer the kernel's User Confirmation and Passkey
+    /// requests: bluetoothd when it runs (with its own agent and keys), otherwise our
+    /// agent, answering from ``pairing``. Returns the agent's setup, which sets the IO
+    /// capability and bondable mode and loads the stored bonds into the kernel.
+    @discardableResult
+    private func startPairingAgent() -> Task<Void, Never>? {
+        state.withLock { s -> Task<Void, Never>? in
+            guard !s.agentChecked else { return s.agentSetup }
             s.agentChecked = true
-            if !BluetoothDaemonPresence.isRunning() { s.agent = try? KernelPairingAgent() }
+            guard !BluetoothDaemonPresence.isRunning(), case .success(let found) = lookUp(),
+                  let agent = try? KernelPairingAgent(handler: ConfiguredPairingHandler(pairing), adapters: [found.index])
+            else { return nil }
+            s.agent = agent
+            let setup = Task { [weak self] () -> Void in await self?.prepare(agent, adapterIndex: found.index) }
+            s.agentSetup = setup
+            return setup
         }
+    }
+
+    private func prepare(_ agent: KernelPairingAgent, adapterIndex index: UInt16) async {
+        if let bonds {
+            // The kernel's keys become bonds in the managers' store.
+            Task { [weak self] in
+                var collector = KernelBondCollector()
+                for await key in agent.keys {
+                    guard let keys = collector.add(key, role: { self?.role(toward: $0) }) else { continue }
+                    bonds.paired(keys)
+                }
+            }
+        }
+        try? await agent.prepare(adapters: [index])
+        try? await agent.setBondable(pairing.bonding, adapterIndex: index)
+        // Each load replaces the kernel's list: with nothing stored, keys others loaded stay.
+        guard let stored = bonds?.allBonds(), !stored.isEmpty else { return }
+        let keys = KernelStoredKeys.keys(for: stored, adapterIndex: index)
+        _ = try? await agent.loadKeys(longTermKeys: keys.longTermKeys, identityResolvingKeys: keys.identityResolvingKeys,
+                                      adapterIndex: index)
+    }
+
+    private func role(toward peer: BluetoothAddress) -> PairingKeys.Role? {
+        state.withLock { $0.roles[peer] }
     }
 
     /// The link as the engines see it: recorded when a capture is open.
@@ -185,6 +236,8 @@ final class KernelController: ControllerBackend {
         // Bound to this adapter's address: unbound, the kernel routes the connection
         // through whichever LE adapter it picks, not the one the user named.
         let local = self.address
+        // Stored bonds in the kernel before the link, so it encrypts with them.
+        await startPairingAgent()?.value
         do {
             // The lifecycle owns the timeout; the socket's own is a backstop.
             let socket = try await L2CAPATTSocket.connect(to: address,
@@ -217,6 +270,8 @@ final class KernelController: ControllerBackend {
             throw .unavailable(Self.cause(error, adapter))
         }
         let (data, scanResponse) = Self.split(parameters)
+        // A central may pair (or encrypt with a bond) as soon as it connects.
+        startPairingAgent()
         let task = Task {
             do {
                 try await advertiser.start(LEAdvertisingParameters(type: parameters.isConnectable ? 0x00 : 0x03),

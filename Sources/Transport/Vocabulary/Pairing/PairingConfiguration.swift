@@ -10,8 +10,10 @@ import SMP
 /// Task { for await request in agent { request.accept() } }
 /// ```
 ///
-/// Applies to the userland host (H4, user channel). The kernel transport pairs through
-/// the kernel's own Security Manager and its agent instead.
+/// The userland host (H4, user channel) pairs with these choices itself. The kernel
+/// transport pairs through the kernel's own Security Manager: without bluetoothd, its
+/// agent sets the kernel's IO capability from ``ioCapabilities`` and answers the kernel's
+/// requests with ``passkey`` or ``agent``; beside bluetoothd, bluetoothd's agent answers.
 public struct PairingConfiguration: Sendable {
     /// What our user can see and type; ``PairingIOCapabilities/noInputNoOutput`` by default.
     public var ioCapabilities: PairingIOCapabilities

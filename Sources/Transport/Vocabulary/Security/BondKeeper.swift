@@ -14,4 +14,12 @@ public protocol BondKeeper: Sendable {
     /// A link to a bonded peer did not encrypt with the stored key (the peer answered
     /// PIN or Key Missing, say). Nothing is removed: the next pairing replaces the bond.
     func bondFailed(for address: BluetoothAddress, type: BluetoothAddressType, _ error: AttuneError)
+    /// Every stored bond, for a transport that hands them to another Security Manager on
+    /// start (the kernel's, when no bluetoothd owns its keys).
+    func allBonds() -> [PairingKeys]
+}
+
+extension BondKeeper {
+    /// None: a keeper that cannot list its bonds gives the kernel nothing to load.
+    public func allBonds() -> [PairingKeys] { [] }
 }
