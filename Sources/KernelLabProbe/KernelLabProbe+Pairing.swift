@@ -10,6 +10,8 @@ import Transport
 ///   encryption, pairs (LE Secure Connections Just Works), and reads it;
 /// - peripheral: the kernel connects to our advertising host and raises `BT_SECURITY`
 ///   medium; our Security Manager answers as responder and the link encrypts.
+/// - Passkey Entry in both roles, a second host on user:hci0 with a fixed passkey (see
+///   ``pairWithPasskey(log:kernel:agent:loopback:keys:)``), authenticated on both sides.
 /// Our mgmt agent answers for the kernel, and its key decoders report the LTKs the kernel
 /// hands out, which Load Long Term Keys then gives back.
 extension KernelLabProbe {
@@ -23,8 +25,9 @@ extension KernelLabProbe {
             return
         }
         let agent: KernelPairingAgent
+        let loopback = LoopbackPairingHandler()
         do {
-            agent = try KernelPairingAgent(handler: LoopbackPairingHandler(), answerTimeout: .seconds(20))
+            agent = try KernelPairingAgent(handler: loopback, answerTimeout: .seconds(20))
         } catch {
             log.fail("pairing: mgmt agent", "\(error)")
             return
@@ -42,31 +45,22 @@ extension KernelLabProbe {
             log.fail("pairing: prepare hci1", "\(error)")
         }
 
-        let host: UserlandHost
-        do {
-            host = try UserlandHost(endpoint: .userChannel(device: 0),
-                                    configuration: HostConfiguration(randomAddress: userlandAddress, pairingEnabled: true),
-                                    routesATTToChannels: true)
-            let info = try await host.start()
-            log.pass("pairing: userland host on user:hci0", "ACL \(info.aclDataPacketLength) × \(info.totalACLDataPackets)")
-        } catch {
-            log.fail("pairing: userland host on user:hci0", "\(error)")
-            return
-        }
-        defer { host.close() }
+        guard let host = await startUserlandHost(log: log, label: "pairing: userland host on user:hci0") else { return }
         let events = HostEventCollector(host.events)
 
         await pairAsCentral(log: log, host: host, kernel: kernel, agent: agent, keys: keys)
         await pairAsPeripheral(log: log, host: host, events: events, kernel: kernel, agent: agent, keys: keys)
+        host.close()
         if let third = adapters.first(where: { $0.index == 2 }) {
             await kernelPairsWithItself(log: log, agent: agent, keys: keys, peripheral: kernel, central: third)
         }
+        await pairWithPasskey(log: log, kernel: kernel, agent: agent, loopback: loopback, keys: keys)
         log.info("pairing: agent answered \(answered.all.map { "\($0.request.kind) → \($0.answer.map { "\($0)" } ?? "shown")" })")
     }
 
     /// Our central pairs with the kernel's peripheral and reads the protected value.
     static func pairAsCentral(log: ProbeLog, host: UserlandHost, kernel: KernelAdapter, agent: KernelPairingAgent,
-                              keys: KeyCollector) async {
+                              keys: KeyCollector, model: String = "Just Works", authenticated: Bool = false) async {
         let listener: L2CAPATTListener
         let advertiser: KernelLEAdvertiser
         do {
@@ -123,11 +117,12 @@ extension KernelLabProbe {
             try await host.raiseSecurity(on: info.handle)
             let took = elapsed(since: start)
             let level = (try? server.securityLevel()) ?? .low
-            level >= .medium && host.isEncrypted(info.handle) == true
-                ? log.pass("pairing central: Just Works", "\(ms(took)) ms (kernel side \(level))")
-                : log.fail("pairing central: Just Works", "kernel side \(level), ours encrypted \(String(describing: host.isEncrypted(info.handle)))")
+            let ours = host.linkSecurity(on: info.handle)
+            level >= (authenticated ? .high : .medium) && ours.encrypted && ours.authenticated == authenticated
+                ? log.pass("pairing central: \(model)", "\(ms(took)) ms (kernel side \(level), ours authenticated \(ours.authenticated))")
+                : log.fail("pairing central: \(model)", "kernel side \(level), ours encrypted \(ours.encrypted) authenticated \(ours.authenticated)")
         } catch {
-            log.fail("pairing central: Just Works", "\(error)")
+            log.fail("pairing central: \(model)", "\(error)")
             return
         }
         let after = await exchange(read, on: channel)
@@ -136,19 +131,21 @@ extension KernelLabProbe {
         } else {
             log.fail("pairing central: read over the encrypted link", "got \(after.map(hex) ?? "nothing")")
         }
+        let keyCheck = "pairing central: kernel New Long Term Key" + (authenticated ? " (\(model))" : "")
         if let ltk = await keys.longTermKey(for: userlandAddress) {
-            ltk.type.isSecureConnections
-                ? log.pass("pairing central: kernel New Long Term Key", describe(ltk))
-                : log.fail("pairing central: kernel New Long Term Key", "not LE Secure Connections: \(describe(ltk))")
+            ltk.type.isSecureConnections && ltk.type.isAuthenticated == authenticated
+                ? log.pass(keyCheck, describe(ltk))
+                : log.fail(keyCheck, "not LE Secure Connections \(authenticated ? "authenticated" : "unauthenticated"): \(describe(ltk))")
         } else {
-            log.fail("pairing central: kernel New Long Term Key", "none for \(userlandAddress): \(keys.summary)")
+            log.fail(keyCheck, "none for \(userlandAddress): \(keys.summary)")
         }
         _ = try? await host.perform(.disconnect(handle: info.handle, reason: 0x13))
     }
 
     /// The kernel's central pairs with our peripheral.
     static func pairAsPeripheral(log: ProbeLog, host: UserlandHost, events: HostEventCollector, kernel: KernelAdapter,
-                                 agent: KernelPairingAgent, keys: KeyCollector) async {
+                                 agent: KernelPairingAgent, keys: KeyCollector, model: String = "Just Works",
+                                 authenticated: Bool = false) async {
         // The first pairing's keys would make the kernel ask its agent about a re-pairing.
         _ = try? await agent.loadKeys(longTermKeys: [], identityResolvingKeys: [], adapterIndex: kernel.index)
         keys.reset()
@@ -173,24 +170,30 @@ extension KernelLabProbe {
         log.pass("pairing peripheral: connect hci1 → user:hci0", "handle \(info.handle), peer \(info.peerAddress)")
         let start = KernelEventLoop.now()
         do {
-            try await client.raiseSecurity(to: .medium, timeout: .seconds(25))
+            try await client.raiseSecurity(to: authenticated ? .high : .medium, timeout: .seconds(25))
             let took = elapsed(since: start)
             let level = try client.securityLevel()
-            host.isEncrypted(info.handle) == true
-                ? log.pass("pairing peripheral: Just Works", "\(ms(took)) ms (kernel side \(level))")
-                : log.fail("pairing peripheral: Just Works", "kernel \(level), our link not encrypted")
+            let ours = host.linkSecurity(on: info.handle)
+            ours.encrypted && ours.authenticated == authenticated && level >= (authenticated ? .high : .medium)
+                ? log.pass("pairing peripheral: \(model)", "\(ms(took)) ms (kernel side \(level), ours authenticated \(ours.authenticated))")
+                : log.fail("pairing peripheral: \(model)", "kernel \(level), ours encrypted \(ours.encrypted) authenticated \(ours.authenticated)")
         } catch {
-            log.fail("pairing peripheral: Just Works", "\(error)")
+            log.fail("pairing peripheral: \(model)", "\(error)")
             return
         }
+        let keyCheck = "pairing peripheral: kernel New Long Term Key" + (authenticated ? " (\(model))" : "")
         guard let ltk = await keys.longTermKey(for: userlandAddress) else {
-            log.fail("pairing peripheral: kernel New Long Term Key", "none for \(userlandAddress): \(keys.summary)")
+            log.fail(keyCheck, "none for \(userlandAddress): \(keys.summary)")
             return
         }
-        ltk.type.isSecureConnections
-            ? log.pass("pairing peripheral: kernel New Long Term Key", describe(ltk))
-            : log.fail("pairing peripheral: kernel New Long Term Key", "not LE Secure Connections: \(describe(ltk))")
+        ltk.type.isSecureConnections && ltk.type.isAuthenticated == authenticated
+            ? log.pass(keyCheck, describe(ltk))
+            : log.fail(keyCheck, "not LE Secure Connections \(authenticated ? "authenticated" : "unauthenticated"): \(describe(ltk))")
         log.info("pairing peripheral: other keys \(keys.summary)")
+        guard !authenticated else {
+            _ = try? await host.perform(.disconnect(handle: info.handle, reason: 0x13))
+            return
+        }
         do {
             let load = try await agent.loadKeys(longTermKeys: [ltk], identityResolvingKeys: [], adapterIndex: kernel.index)
             load == .loaded(longTermKeys: 1, identityResolvingKeys: 0)
@@ -200,6 +203,55 @@ extension KernelLabProbe {
             log.fail("pairing: Load Long Term Keys takes the key back", "\(error)")
         }
         _ = try? await host.perform(.disconnect(handle: info.handle, reason: 0x13))
+    }
+
+    /// The passkey both sides know in the Passkey Entry cases.
+    static let labPasskey: UInt32 = 314_159
+
+    /// Our host on user:hci0, pairing as `pairing` says (Just Works by default).
+    static func startUserlandHost(log: ProbeLog, label: String,
+                                  pairing: PairingConfiguration = PairingConfiguration()) async -> UserlandHost? {
+        do {
+            let host = try UserlandHost(endpoint: .userChannel(device: 0),
+                                        configuration: HostConfiguration(randomAddress: userlandAddress, pairingEnabled: true),
+                                        routesATTToChannels: true, security: pairing.securityManager, passkey: pairing.passkey)
+            let info = try await host.start()
+            log.pass(label, "ACL \(info.aclDataPacketLength) × \(info.totalACLDataPackets)")
+            return host
+        } catch {
+            log.fail(label, "\(error)")
+            return nil
+        }
+    }
+
+    /// Passkey Entry both ways with a passkey both sides know: our host (a second one on
+    /// user:hci0, KeyboardDisplay with MITM and `PairingConfiguration(passkey:)`, so it
+    /// displays the fixed passkey) against the kernel on hci1 (KeyboardOnly, its agent
+    /// entering the same passkey). As central we pair with the kernel's peripheral; as
+    /// peripheral the kernel's central raises `BT_SECURITY` high. Both keys authenticated.
+    static func pairWithPasskey(log: ProbeLog, kernel: KernelAdapter, agent: KernelPairingAgent,
+                                loopback: LoopbackPairingHandler, keys: KeyCollector) async {
+        do {
+            _ = try await agent.loadKeys(longTermKeys: [], identityResolvingKeys: [], adapterIndex: kernel.index)
+            try await agent.setIOCapability(.keyboardOnly, adapterIndex: kernel.index)
+            try await agent.setBondable(true, adapterIndex: kernel.index)
+        } catch {
+            log.fail("pairing passkey: prepare hci1", "\(error)")
+            return
+        }
+        loopback.useFixedPasskey(labPasskey)
+        defer { loopback.useFixedPasskey(nil) }
+        keys.reset()
+        let pairing = PairingConfiguration(ioCapabilities: .keyboardDisplay, requiresMITM: true, passkey: labPasskey)
+        guard let host = await startUserlandHost(log: log, label: "pairing passkey: userland host on user:hci0",
+                                                 pairing: pairing) else { return }
+        defer { host.close() }
+        let events = HostEventCollector(host.events)
+        await pairAsCentral(log: log, host: host, kernel: kernel, agent: agent, keys: keys,
+                            model: "Passkey Entry", authenticated: true)
+        await pairAsPeripheral(log: log, host: host, events: events, kernel: kernel, agent: agent, keys: keys,
+                               model: "Passkey Entry", authenticated: true)
+        _ = try? await agent.setIOCapability(.noInputNoOutput, adapterIndex: kernel.index)
     }
 
     static func describe(_ key: KernelLongTermKey) -> String {

@@ -13,12 +13,21 @@ final class LoopbackPairingHandler: KernelPairingHandler {
         /// Comparison values by adapter, and who waits for the other side's.
         var compared: [UInt16: UInt32] = [:]
         var comparisonWaiters: [(index: UInt16, continuation: CheckedContinuation<UInt32?, Never>)] = []
+        /// Answers instead while set: a peer (our userland host) shows a known passkey.
+        var fixed: FixedPasskeyPairingHandler?
     }
     private let state = Mutex(State())
 
     var ioCapability: KernelIOCapability? { nil }
 
+    /// Enters `passkey` whenever the kernel asks (nil: back to passing hci1's and hci2's
+    /// own passkeys across).
+    func useFixedPasskey(_ passkey: UInt32?) {
+        state.withLock { $0.fixed = passkey.map { FixedPasskeyPairingHandler(passkey: $0) } }
+    }
+
     func answer(_ request: KernelPairingRequest) async -> KernelPairingAnswer {
+        if let fixed = state.withLock({ $0.fixed }) { return await fixed.answer(request) }
         switch request.kind {
         case .justWorks:
             return .accept

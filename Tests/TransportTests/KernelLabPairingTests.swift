@@ -8,7 +8,7 @@ import Testing
 /// QEMU cannot run.
 @Suite(.serialized, .enabled(if: KernelLabRunner.availability.ready, KernelLabRunner.availability.reason))
 struct KernelLabPairingTests {
-    @Test("our host pairs with the kernel's SMP as central (then reads an encrypted value) and as peripheral")
+    @Test("our host pairs with the kernel's SMP as central (then reads an encrypted value) and as peripheral, Just Works and Passkey Entry")
     func userlandHostPairsWithTheKernelInBothRoles() async {
         let probe = KernelLabRunner.quote(KernelLabRunner.buildDirectory + "/KernelLabProbe")
         // hci0 must be down and unclaimed by mgmt for the user channel.
@@ -28,7 +28,12 @@ struct KernelLabPairingTests {
                       "pairing peripheral: connect hci1 → user:hci0", "pairing peripheral: Just Works",
                       // The kernel pairs with itself through our agent: its passkey and comparison paths.
                       "kernel pairing Passkey Entry", "kernel pairing Numeric Comparison",
-                      "pairing peripheral: kernel New Long Term Key", "pairing: Load Long Term Keys takes the key back"] {
+                      "pairing peripheral: kernel New Long Term Key", "pairing: Load Long Term Keys takes the key back",
+                      // Passkey Entry with a passkey both sides know: our PairingConfiguration(passkey:)
+                      // displays it, the kernel's agent enters it; authenticated on both sides.
+                      "pairing passkey: userland host on user:hci0",
+                      "pairing central: Passkey Entry", "pairing central: kernel New Long Term Key (Passkey Entry)",
+                      "pairing peripheral: Passkey Entry", "pairing peripheral: kernel New Long Term Key (Passkey Entry)"] {
             #expect(run.output.contains("PASS \(check)"), "no PASS for \(check)")
         }
         // The keys the kernel reported are typed and never printed.
@@ -39,7 +44,7 @@ struct KernelLabPairingTests {
                 "the agent answered passkey and comparison requests")
         #expect(!run.output.contains("FAIL"))
         #expect(run.output.contains("ALL PASSED"))
-        for line in run.output.split(separator: "\n") where line.hasPrefix("PASS") && (line.contains("Just Works:") || line.contains("kernel pairing")) {
+        for line in run.output.split(separator: "\n") where line.hasPrefix("PASS") && (line.contains("Just Works:") || line.contains("Passkey Entry:") || line.contains("kernel pairing")) {
             print("kernel-lab pairing time: \(line)")
         }
     }

@@ -55,7 +55,7 @@ public struct PairingConfiguration: Sendable {
     }
 
     /// The Security Manager's configuration for these choices.
-    var securityManager: SMPConfiguration {
+    package var securityManager: SMPConfiguration {
         var smp = SMPConfiguration(ioCapability: ioCapabilities.smp, bonding: bonding, requiresMITM: requiresMITM,
                                    secureConnections: true, secureConnectionsOnly: secureConnectionsOnly,
                                    fixedPasskey: passkey.flatMap { $0 <= 999_999 ? $0 : nil })
