@@ -78,10 +78,12 @@ final class KernelController: ControllerBackend {
 
     private func prepare(_ agent: KernelPairingAgent, adapterIndex index: UInt16) async {
         if let bonds {
-            // The kernel's keys become bonds in the managers' store.
+            // The kernel's keys become bonds in the managers' store. The stream alone is
+            // held, so the agent still closes (and the stream ends) with this controller.
+            let reported = agent.keys
             Task { [weak self] in
                 var collector = KernelBondCollector()
-                for await key in agent.keys {
+                for await key in reported {
                     guard let keys = collector.add(key, role: { self?.role(toward: $0) }) else { continue }
                     bonds.paired(keys)
                 }
