@@ -3,7 +3,7 @@ import Transport
 /// With a third controller (hci2, also the kernel's), the kernel pairs with itself through
 /// our mgmt agent: Passkey Entry (hci1 displays, hci2 enters what Passkey Notify showed)
 /// and Numeric Comparison (both confirm the same six digits), each set up with mgmt Set IO
-/// Capability. Our userland host cannot take part yet: it refuses models that need a user.
+/// Capability. (Our userland host's Passkey Entry against the kernel: pairWithPasskey.)
 extension KernelLabProbe {
     static func kernelPairsWithItself(log: ProbeLog, agent: KernelPairingAgent, keys: KeyCollector,
                                       peripheral: KernelAdapter, central: KernelAdapter) async {
