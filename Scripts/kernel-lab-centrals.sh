@@ -52,7 +52,16 @@ for i in 0 2 3; do
     check "central hci$i got 5 notifications" test "$status" = 0 -a "$(grep -c '"uuid":"2A37"' "$out/sub$i")" = 5
     # Until serve has seen this central leave too.
     left=$((left + 1))
-    for t in $(seq 1 600); do [ "$(grep -c '"event":"disconnected"' "$out/serve")" -ge "$left" ] && break; sleep 0.1; done
+    seen=0
+    for t in $(seq 1 600); do
+        [ "$(grep -c '"event":"disconnected"' "$out/serve")" -ge "$left" ] && { seen=1; break; }
+        sleep 0.1
+    done
+    if [ "$seen" = 0 ]; then
+        # Say what serve saw, so a central that never left shows in the test's output.
+        echo "INFO serve did not see central hci$i leave; its events so far:"
+        grep -v '"notified"' "$out/serve"; echo "--- sub$i.err"; cat "$out/sub$i.err"
+    fi
 done
 check "serve saw three connections" test "$(grep -c '"event":"connected"' "$out/serve")" = 3
 check "serve saw three disconnections" test "$(grep -c '"event":"disconnected"' "$out/serve")" = 3
