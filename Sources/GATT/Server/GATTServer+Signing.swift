@@ -6,8 +6,4 @@ extension GATTServer {
         connections[id]?.lastSignCounter
     }
 
-    /// Whether a client has a CSRK to verify its Signed Write Commands with.
-    public func hasSigningKey(for id: ConnectionID) -> Bool {
-        connections[id]?.signingKey != nil
-    }
 }
