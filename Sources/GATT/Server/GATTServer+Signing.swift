@@ -5,5 +5,4 @@ extension GATTServer {
     public func lastSignCounter(of id: ConnectionID) -> UInt32? {
         connections[id]?.lastSignCounter
     }
-
 }
