@@ -27,6 +27,8 @@ pairing between two of its devices uses the same association model):
   --central-io CAP   the IO capability of Bumble's centrals, for Bumble-to-Bumble pairing
   --mitm             Bumble asks for MITM protection
   --passkey N        the passkey Bumble displays (instead of a random one) and types
+  --legacy           Bumble pairs LE legacy only (its PairingConfig without Secure
+                     Connections): legacy Just Works or Passkey Entry
   --compare yes|no   Bumble's answer to numeric comparison (default yes)
 Bumble's side of a pairing shows as events: `passkey_displayed` (number), `passkey_entered`
 (number), `compare` (number, answer).
@@ -114,7 +116,7 @@ def pairing_config_factory(args, role: str):
     """The PairingConfig a Bumble device of this lab pairs with (--central-io for centrals)."""
     io = args.central_io if role == "central" and args.central_io else args.io
     return lambda _connection: pairing.PairingConfig(
-        sc=True, mitm=args.mitm, bonding=True,
+        sc=not args.legacy, mitm=args.mitm, bonding=True,
         delegate=LabPairingDelegate(io, args.passkey, args.compare == "yes"))
 
 
@@ -520,10 +522,12 @@ class Lab:
         def on_pairing(keys):
             # Never the keys themselves: only which kinds were distributed, and whether
             # the key is authenticated (MITM).
-            if keys.ltk is not None:
-                AUTHENTICATED_LINKS[id(connection)] = bool(keys.ltk.authenticated)
+            # LE Secure Connections leaves `ltk`; legacy pairing the LTK each side distributed.
+            ltk = keys.ltk or keys.ltk_peripheral or keys.ltk_central
+            if ltk is not None:
+                AUTHENTICATED_LINKS[id(connection)] = bool(ltk.authenticated)
             emit("paired", handle=connection.handle,
-                 ltk=keys.ltk is not None, irk=keys.irk is not None,
+                 ltk=ltk is not None, irk=keys.irk is not None, legacy=keys.ltk is None and ltk is not None,
                  authenticated=AUTHENTICATED_LINKS.get(id(connection), False))
 
         def on_pairing_failure(reason):
@@ -795,6 +799,8 @@ def main() -> None:
                         help="the IO capability of Bumble's central devices (default: --io)")
     parser.add_argument("--mitm", action="store_true", help="Bumble asks for MITM protection")
     parser.add_argument("--passkey", type=int, help="the passkey Bumble displays and types (0-999999)")
+    parser.add_argument("--legacy", action="store_true",
+                        help="Bumble pairs LE legacy only (no Secure Connections), e.g. legacy Passkey Entry")
     parser.add_argument("--compare", default="yes", choices=["yes", "no"],
                         help="Bumble's answer to numeric comparison")
     args = parser.parse_args()

@@ -99,6 +99,21 @@ struct UserlandBondTests {
         #expect(UserlandSecurity.keys(of: result, info(.central)) == nil, "no bonding, nothing to keep")
     }
 
+    @Test("both CSRKs of a pairing reach the keys the managers store: the peer's to verify, ours to sign")
+    func bothSignatureKeysAreKept() throws {
+        var result = PairingResult(securityLevel: .authenticated, secureConnections: true, associationModel: .numericComparison,
+                                   keySize: 16, bonded: true, longTermKey: SMPKey(Array(1...16)), localKeys: DistributedKeys(),
+                                   peerKeys: DistributedKeys(), linkKey: nil)
+        result.peerKeys.signatureKey = SMPKey(Array(0x40..<0x50))
+        result.localKeys.signatureKey = SMPKey(Array(0x60..<0x70))
+        let info = ConnectionInfo(handle: 1, role: .central, peerAddress: UserlandSecurityTests.peer, peerAddressType: .random,
+                                  ownAddressType: .random, connectionInterval: 24, peripheralLatency: 0, supervisionTimeout: 500)
+        let keys = try #require(UserlandSecurity.keys(of: result, info))
+        #expect(keys.signatureKey == Array(0x40..<0x50))
+        #expect(keys.localSignatureKey == Array(0x60..<0x70))
+        #expect(!keys.description.contains(UserlandSecurityTests.Harness.hexKey(Array(0x60..<0x70))), "no key in the description")
+    }
+
     @Test("peripheral: a bonded central's LTK request with the stored EDIV and Rand is answered from the keeper; others negatively")
     func longTermKeyRequestAnsweredFromTheBond() {
         let keeper = RecordingKeeper()

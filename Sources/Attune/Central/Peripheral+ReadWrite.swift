@@ -24,7 +24,9 @@ extension Peripheral {
     ///
     /// With response, values up to ATT_MTU − 3 take one Write Request and longer ones
     /// the long-write procedure. Without response, the write waits until the link can
-    /// take it (see ``canSendWriteWithoutResponse``) and is never dropped.
+    /// take it (see ``canSendWriteWithoutResponse``) and is never dropped. To a
+    /// characteristic with only the authenticated-signed-writes property, a write without
+    /// response is signed with the bond's key on an unencrypted link (up to ATT_MTU − 15).
     public func writeValue(_ value: [UInt8], for characteristic: Characteristic,
                            type: CharacteristicWriteType) async throws(AttuneError) {
         let maximum = maximumWriteValueLength(for: type)
@@ -40,6 +42,12 @@ extension Peripheral {
                 _ = try await request(.writeLongValue(characteristic.valueHandle, value))
             }
         case .withoutResponse:
+            // A characteristic that takes only signed writes gets a Signed Write Command,
+            // as with Core Bluetooth.
+            if !characteristic.properties.contains(.writeWithoutResponse),
+               characteristic.properties.contains(.authenticatedSignedWrites) {
+                return try await signedWrite(value, for: characteristic)
+            }
             guard characteristic.properties.contains(.writeWithoutResponse) else {
                 throw .operationNotSupported("characteristic \(characteristic.uuid) does not take writes without response")
             }

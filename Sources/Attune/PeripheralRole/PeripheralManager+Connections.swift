@@ -29,6 +29,8 @@ extension PeripheralManager {
             inServer { $0.updateSecurity(link.security, for: id) }
             for event in batch {
                 switch event {
+                case .received(let pdu) where pdu.first == ATTOpcode.signedWriteCommand.rawValue:
+                    verifySignedWrite(pdu, from: id, at: at, into: &out)
                 case .received(let pdu):
                     server.receive(pdu[...], from: id, at: at, into: &out)
                 case .closed(let reason):

@@ -23,6 +23,8 @@ public actor PeripheralManager {
         var link: any ATTLink
         var central: Central
         var reader: Task<Void, Never>
+        /// Whose bond verifies the central's signed writes, once one arrived.
+        var signing: SignedWriteVerification = .unchecked
     }
     var connected: [ConnectionID: Connected] = [:]
     var nextConnection: UInt64 = 1

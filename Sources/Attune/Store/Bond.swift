@@ -12,8 +12,18 @@ public struct Bond: Hashable, Sendable, Codable, CustomStringConvertible, Custom
     public var random: UInt64
     /// IRK, 16 bytes, when the peer distributed one.
     public var identityResolvingKey: [UInt8]?
-    /// CSRK, 16 bytes, when the peer distributed one.
+    /// CSRK, 16 bytes, when the peer distributed one: it verifies the peer's Signed Write
+    /// Commands (Vol 3 Part H §2.4.5).
     public var signatureResolvingKey: [UInt8]?
+    /// The CSRK we distributed, 16 bytes, when we did: it signs our Signed Write Commands.
+    public var localSignatureKey: [UInt8]?
+    /// The sign counter our next Signed Write Command with ``localSignatureKey`` may use.
+    /// It is advanced in the store before each such write goes out, so no process ever
+    /// signs twice with one counter.
+    public var localSignCounter: UInt32
+    /// The highest sign counter of the peer's that we accepted, nil before the first:
+    /// a Signed Write Command with a counter at or below it is a replay, and dropped.
+    public var peerSignCounter: UInt32?
     /// Encryption key size in bytes, 7...16.
     public var keySize: Int
     /// MITM-protected pairing.
@@ -27,14 +37,18 @@ public struct Bond: Hashable, Sendable, Codable, CustomStringConvertible, Custom
 
     /// Keys from a pairing.
     public init(longTermKey: [UInt8], encryptedDiversifier: UInt16 = 0, random: UInt64 = 0,
-                identityResolvingKey: [UInt8]? = nil, signatureResolvingKey: [UInt8]? = nil, keySize: Int = 16,
-                isAuthenticated: Bool = false, isSecureConnections: Bool = true,
+                identityResolvingKey: [UInt8]? = nil, signatureResolvingKey: [UInt8]? = nil,
+                localSignatureKey: [UInt8]? = nil, localSignCounter: UInt32 = 0, peerSignCounter: UInt32? = nil,
+                keySize: Int = 16, isAuthenticated: Bool = false, isSecureConnections: Bool = true,
                 identityAddress: BluetoothAddress? = nil, identityAddressType: BluetoothAddressType? = nil) {
         self.longTermKey = longTermKey
         self.encryptedDiversifier = encryptedDiversifier
         self.random = random
         self.identityResolvingKey = identityResolvingKey
         self.signatureResolvingKey = signatureResolvingKey
+        self.localSignatureKey = localSignatureKey
+        self.localSignCounter = localSignCounter
+        self.peerSignCounter = peerSignCounter
         self.keySize = keySize
         self.isAuthenticated = isAuthenticated
         self.isSecureConnections = isSecureConnections
@@ -42,10 +56,11 @@ public struct Bond: Hashable, Sendable, Codable, CustomStringConvertible, Custom
         self.identityAddressType = identityAddressType
     }
 
-    /// The bond a completed pairing's keys make.
+    /// The bond a completed pairing's keys make. New CSRKs start both sign counters afresh.
     init(_ keys: PairingKeys) {
         self.init(longTermKey: keys.longTermKey, encryptedDiversifier: keys.encryptedDiversifier, random: keys.random,
                   identityResolvingKey: keys.identityResolvingKey, signatureResolvingKey: keys.signatureKey,
+                  localSignatureKey: keys.localSignatureKey,
                   keySize: keys.keySize, isAuthenticated: keys.isAuthenticated,
                   isSecureConnections: keys.isSecureConnections, identityAddress: keys.identityAddress,
                   identityAddressType: keys.identityAddressType)
@@ -61,7 +76,8 @@ public struct Bond: Hashable, Sendable, Codable, CustomStringConvertible, Custom
 
     private enum CodingKeys: String, CodingKey {
         case longTermKey, encryptedDiversifier, random, identityResolvingKey, signatureResolvingKey, keySize,
-             isAuthenticated, isSecureConnections, identityAddress, identityAddressType
+             isAuthenticated, isSecureConnections, identityAddress, identityAddressType,
+             localSignatureKey, localSignCounter, peerSignCounter
     }
 
     public init(from decoder: any Decoder) throws {
@@ -74,6 +90,10 @@ public struct Bond: Hashable, Sendable, Codable, CustomStringConvertible, Custom
         random = try c.decode(UInt64.self, forKey: .random)
         identityResolvingKey = try c.decodeIfPresent([UInt8].self, forKey: .identityResolvingKey)
         signatureResolvingKey = try c.decodeIfPresent([UInt8].self, forKey: .signatureResolvingKey)
+        // Absent from stores written before signed writes: no local key, counters afresh.
+        localSignatureKey = try c.decodeIfPresent([UInt8].self, forKey: .localSignatureKey)
+        localSignCounter = try c.decodeIfPresent(UInt32.self, forKey: .localSignCounter) ?? 0
+        peerSignCounter = try c.decodeIfPresent(UInt32.self, forKey: .peerSignCounter)
         keySize = try c.decode(Int.self, forKey: .keySize)
         isAuthenticated = try c.decode(Bool.self, forKey: .isAuthenticated)
         isSecureConnections = try c.decode(Bool.self, forKey: .isSecureConnections)
@@ -98,6 +118,9 @@ public struct Bond: Hashable, Sendable, Codable, CustomStringConvertible, Custom
         try c.encode(random, forKey: .random)
         try c.encodeIfPresent(identityResolvingKey, forKey: .identityResolvingKey)
         try c.encodeIfPresent(signatureResolvingKey, forKey: .signatureResolvingKey)
+        try c.encodeIfPresent(localSignatureKey, forKey: .localSignatureKey)
+        try c.encode(localSignCounter, forKey: .localSignCounter)
+        try c.encodeIfPresent(peerSignCounter, forKey: .peerSignCounter)
         try c.encode(keySize, forKey: .keySize)
         try c.encode(isAuthenticated, forKey: .isAuthenticated)
         try c.encode(isSecureConnections, forKey: .isSecureConnections)
@@ -110,7 +133,8 @@ public struct Bond: Hashable, Sendable, Codable, CustomStringConvertible, Custom
         PairingKeys(role: role, peerAddress: address, peerAddressType: type, identityAddress: identityAddress,
                     identityAddressType: identityAddressType, longTermKey: longTermKey,
                     encryptedDiversifier: encryptedDiversifier, random: random,
-                    identityResolvingKey: identityResolvingKey, signatureKey: signatureResolvingKey, keySize: keySize,
+                    identityResolvingKey: identityResolvingKey, signatureKey: signatureResolvingKey,
+                    localSignatureKey: localSignatureKey, keySize: keySize,
                     isAuthenticated: isAuthenticated, isSecureConnections: isSecureConnections)
     }
 }

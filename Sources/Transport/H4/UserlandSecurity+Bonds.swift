@@ -29,7 +29,8 @@ extension UserlandSecurity {
             identityAddressType: identity.map { $0.isRandom ? .random : .public },
             longTermKey: key, encryptedDiversifier: ediv, random: rand,
             identityResolvingKey: result.peerKeys.identityResolvingKey?.bytes,
-            signatureKey: result.peerKeys.signatureKey?.bytes, keySize: result.keySize,
+            signatureKey: result.peerKeys.signatureKey?.bytes,
+            localSignatureKey: result.localKeys.signatureKey?.bytes, keySize: result.keySize,
             isAuthenticated: result.securityLevel == .authenticated, isSecureConnections: result.secureConnections)
     }
 

@@ -25,8 +25,11 @@ public struct PairingKeys: Hashable, Sendable, CustomStringConvertible, CustomDe
     public var random: UInt64
     /// The peer's IRK, 16 octets, when it distributed one.
     public var identityResolvingKey: [UInt8]?
-    /// The peer's CSRK, 16 octets, when it distributed one.
+    /// The peer's CSRK, 16 octets, when it distributed one: it verifies the peer's
+    /// Signed Write Commands (Vol 3 Part H §2.4.5).
     public var signatureKey: [UInt8]?
+    /// The CSRK we distributed, 16 octets, when we did: it signs our Signed Write Commands.
+    public var localSignatureKey: [UInt8]?
     /// The negotiated encryption key size, 7–16 octets.
     public var keySize: Int
     /// MITM-protected (any model but Just Works).
@@ -37,7 +40,8 @@ public struct PairingKeys: Hashable, Sendable, CustomStringConvertible, CustomDe
     public init(role: Role, peerAddress: BluetoothAddress, peerAddressType: BluetoothAddressType,
                 identityAddress: BluetoothAddress? = nil, identityAddressType: BluetoothAddressType? = nil,
                 longTermKey: [UInt8], encryptedDiversifier: UInt16 = 0, random: UInt64 = 0,
-                identityResolvingKey: [UInt8]? = nil, signatureKey: [UInt8]? = nil, keySize: Int = 16,
+                identityResolvingKey: [UInt8]? = nil, signatureKey: [UInt8]? = nil,
+                localSignatureKey: [UInt8]? = nil, keySize: Int = 16,
                 isAuthenticated: Bool = false, isSecureConnections: Bool = true) {
         self.role = role
         self.peerAddress = peerAddress
@@ -49,6 +53,7 @@ public struct PairingKeys: Hashable, Sendable, CustomStringConvertible, CustomDe
         self.random = random
         self.identityResolvingKey = identityResolvingKey
         self.signatureKey = signatureKey
+        self.localSignatureKey = localSignatureKey
         self.keySize = keySize
         self.isAuthenticated = isAuthenticated
         self.isSecureConnections = isSecureConnections
