@@ -36,12 +36,14 @@ import Testing
         #expect(keys.longTermKey == Self.ltkValue.bytes)
         #expect(keys.identityResolvingKey == Self.irkValue.bytes)
         #expect(keys.signatureKey == Self.csrkValue.bytes, "the peer's CSRK, not ours")
+        #expect(keys.localSignatureKey == Array(repeating: 1, count: 16), "ours, which signs our client's writes")
         #expect(keys.isAuthenticated && keys.isSecureConnections && keys.keySize == 16)
         #expect(!"\(keys)".contains("a0"))
         // The IRK and CSRK went with that bond: the next LTK stands alone.
         let alone = collector.add(Self.ltk(.unauthenticatedP256, central: false), role: none)
         let next = try #require(alone)
-        #expect(next.identityResolvingKey == nil && next.signatureKey == nil && !next.isAuthenticated)
+        #expect(next.identityResolvingKey == nil && next.signatureKey == nil && next.localSignatureKey == nil
+                    && !next.isAuthenticated)
         #expect(next.peerAddress == Self.identity && next.identityAddress == nil)
     }
 

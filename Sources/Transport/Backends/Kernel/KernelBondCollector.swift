@@ -12,6 +12,7 @@ struct KernelBondCollector {
     private struct Partial {
         var identityResolvingKey: KernelIdentityResolvingKey?
         var signatureKey: KernelSignatureKey?
+        var localSignatureKey: KernelSignatureKey?
     }
     /// Keyed by the peer's identity (the kernel names it so once the IRK is in).
     private var partial: [KernelPeer: Partial] = [:]
@@ -28,9 +29,12 @@ struct KernelBondCollector {
             update(irk.peer) { $0.identityResolvingKey = irk }
             return nil
         case .signatureKey(let csrk):
-            // The peer's key checks what it signs; ours is not part of its bond.
-            guard csrk.storeHint, !csrk.kind.isLocal else { return nil }
-            update(csrk.peer) { $0.signatureKey = csrk }
+            // The peer's key checks what it signs; ours signs what our GATT client writes
+            // over the kernel's ATT socket (the kernel does not sign for us).
+            guard csrk.storeHint else { return nil }
+            update(csrk.peer) { partial in
+                if csrk.kind.isLocal { partial.localSignatureKey = csrk } else { partial.signatureKey = csrk }
+            }
             return nil
         case .longTermKey(let ltk):
             guard ltk.storeHint else { return nil }
@@ -47,7 +51,8 @@ struct KernelBondCollector {
                 if let ourRole, ourRole != keyRole { return nil }
             }
             partial[ltk.peer] = nil
-            return Self.pairingKeys(ltk, role: keyRole, irk: known?.identityResolvingKey, csrk: known?.signatureKey)
+            return Self.pairingKeys(ltk, role: keyRole, irk: known?.identityResolvingKey, csrk: known?.signatureKey,
+                                   localCSRK: known?.localSignatureKey)
         }
     }
 
@@ -61,7 +66,7 @@ struct KernelBondCollector {
 
     /// The bond for a kernel LTK and the IRK and CSRK that came with it.
     static func pairingKeys(_ ltk: KernelLongTermKey, role: PairingKeys.Role, irk: KernelIdentityResolvingKey?,
-                            csrk: KernelSignatureKey?) -> PairingKeys {
+                            csrk: KernelSignatureKey?, localCSRK: KernelSignatureKey? = nil) -> PairingKeys {
         let identityType = ltk.peer.addressType.bluetoothAddressType
         return PairingKeys(role: role,
                            peerAddress: irk?.resolvedAddress ?? ltk.peer.address,
@@ -70,6 +75,7 @@ struct KernelBondCollector {
                            identityAddressType: irk.map { _ in identityType },
                            longTermKey: ltk.value.bytes, encryptedDiversifier: ltk.encryptedDiversifier, random: ltk.random,
                            identityResolvingKey: irk?.value.bytes, signatureKey: csrk?.value.bytes,
+                           localSignatureKey: localCSRK?.value.bytes,
                            keySize: Int(ltk.encryptionSize), isAuthenticated: ltk.type.isAuthenticated,
                            isSecureConnections: ltk.type.isSecureConnections)
     }
