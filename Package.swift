@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCrypto", "BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay", "ControllerTestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "SMP", "Capture", "Replay", "Attune", "ControllerTestSupport"]),
         // Runs the built `attune` executable (swift test builds every product first).
         .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport"]),

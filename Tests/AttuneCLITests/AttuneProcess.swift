@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Foundation
 import Glibc
 
@@ -128,14 +129,6 @@ struct AttuneProcess {
     /// A fresh path in the temporary directory.
     static func temporaryFile(_ suffix: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("attune-\(UUID().uuidString)\(suffix)").path
-    }
-}
-
-/// Runs blocking work (waiting for processes, reading pipes) on a new thread rather than
-/// on the cooperative pool.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }
 }
 

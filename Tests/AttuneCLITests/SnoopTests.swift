@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Capture
 import Foundation
 import HCI

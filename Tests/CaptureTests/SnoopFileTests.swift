@@ -1,5 +1,6 @@
 import ATT
 import Capture
+import ControllerTestSupport
 import Foundation
 import HCI
 import Testing
@@ -20,22 +21,25 @@ import Testing
     }
 
     @Test(arguments: [CaptureFormat.btsnoop(.hciUART), .btsnoop(.linuxMonitor), .pcap(.bluetoothHCIH4WithPHDR), .pcapng(.bluetoothHCIH4WithPHDR)])
-    func snoopReadsBack(_ format: CaptureFormat) throws {
-        let path = temporaryPath("snoop-\(format.description.replacingOccurrences(of: " ", with: "-"))")
-        try writeSession(path, format: format)
-        var extractor = try ATTPDUExtractor(path: path)
-        var names: [String] = []
-        var peers: Set<String> = []
-        while let pdu = try extractor.next() {
-            names.append((try pdu.pdu.get()).opcode.name)
-            peers.insert(pdu.frame.connection?.peerAddress.description ?? "?")
-        }
-        #expect(names == ["Exchange MTU Request", "Exchange MTU Response", "Read Request", "Read Response"])
-        #expect(peers == ["C0:FF:EE:00:00:01"])
-        if TShark.path != nil {
-            let theirs = try TShark.attPDUs(path)
-            #expect(theirs.map(\.opcode) == [0x02, 0x03, 0x0A, 0x0B])
-            #expect(theirs.map(\.raw) == ["02f700", "030502", "0a0300", "0b417474756e65"])
+    func snoopReadsBack(_ format: CaptureFormat) async throws {
+        // Off the cooperative pool: a long synchronous loop would hold one of its threads.
+        try await offPool { [self] in
+            let path = temporaryPath("snoop-\(format.description.replacingOccurrences(of: " ", with: "-"))")
+            try writeSession(path, format: format)
+            var extractor = try ATTPDUExtractor(path: path)
+            var names: [String] = []
+            var peers: Set<String> = []
+            while let pdu = try extractor.next() {
+                names.append((try pdu.pdu.get()).opcode.name)
+                peers.insert(pdu.frame.connection?.peerAddress.description ?? "?")
+            }
+            #expect(names == ["Exchange MTU Request", "Exchange MTU Response", "Read Request", "Read Response"])
+            #expect(peers == ["C0:FF:EE:00:00:01"])
+            if TShark.path != nil {
+                let theirs = try TShark.attPDUs(path)
+                #expect(theirs.map(\.opcode) == [0x02, 0x03, 0x0A, 0x0B])
+                #expect(theirs.map(\.raw) == ["02f700", "030502", "0a0300", "0b417474756e65"])
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import ATT
 import Capture
+import ControllerTestSupport
 import Foundation
 import HCI
 import Replay
@@ -11,15 +12,18 @@ import Testing
     static let fixtures = Fixtures.captures
 
     @Test(arguments: fixtures)
-    func attPDUsMatchTShark(_ name: String) throws {
-        try #require(TShark.path != nil, "tshark is not installed (.ci/run installs it)")
-        let path = Fixtures.capturePath(name)
-        let expected = try TShark.attPDUs(path)
-        #expect(!expected.isEmpty, "tshark found no ATT PDUs in \(name)")
-        let ours = try decodeAll(path)
-        try compare(ours, expected, name)
-        try compareHandlesWithTransactions(path, expected, name)
-        print("tshark agreement: \(name): \(ours.count) ATT PDUs, tshark \(expected.count)")
+    func attPDUsMatchTShark(_ name: String) async throws {
+        // Off the cooperative pool: tshark runs and long loops would hold one of its threads.
+        try await offPool { [self] in
+            try #require(TShark.path != nil, "tshark is not installed (.ci/run installs it)")
+            let path = Fixtures.capturePath(name)
+            let expected = try TShark.attPDUs(path)
+            #expect(!expected.isEmpty, "tshark found no ATT PDUs in \(name)")
+            let ours = try decodeAll(path)
+            try compare(ours, expected, name)
+            try compareHandlesWithTransactions(path, expected, name)
+            print("tshark agreement: \(name): \(ours.count) ATT PDUs, tshark \(expected.count)")
+        }
     }
 
     /// The same agreement after converting captures to every format we write, so the
@@ -27,27 +31,30 @@ import Testing
     /// formats and the most fragmented traffic; tshark runs twice per format, so all eight
     /// would make the suite slow for no extra coverage.
     @Test(arguments: ["inproc_mtu185_peripheral.btsnoop", "kernel/bluez_hr_mtu517.btsnoop"])
-    func convertedCapturesMatchTShark(_ name: String) throws {
-        try #require(TShark.path != nil, "tshark is not installed (.ci/run installs it)")
-        let expected = try TShark.attPDUs(Fixtures.capturePath(name))
-        var reader = try CaptureReader(path: Fixtures.capturePath(name))
-        let monitor = reader.format == .btsnoop(.linuxMonitor)
-        var records: [CaptureRecord] = []
-        while let r = try reader.next() { records.append(r) }
-        let formats: [CaptureFormat] = monitor
-            ? [.btsnoop(.linuxMonitor), .pcap(.bluetoothLinuxMonitor), .pcapng(.bluetoothLinuxMonitor)]
-            : [.btsnoop(.hciUART), .btsnoop(.hciUnencapsulated), .btsnoop(.linuxMonitor), .pcap(.bluetoothHCIH4WithPHDR),
-               .pcap(.bluetoothLinuxMonitor), .pcapng(.bluetoothHCIH4WithPHDR), .pcapng(.bluetoothLinuxMonitor)]
-        for format in formats {
-            let out = temporaryPath("\(name.replacingOccurrences(of: "/", with: "_")).\(format.description.replacingOccurrences(of: " ", with: "-"))")
-            var writer = try CaptureWriter(path: out, format: format)
-            for r in records { try writer.write(r) }
-            try writer.finish()
-            let converted = try TShark.attPDUs(out)
-            #expect(converted.count == expected.count, "\(name) as \(format): tshark sees \(converted.count) ATT PDUs, expected \(expected.count)")
-            #expect(converted.map(\.raw) == expected.map(\.raw), "\(name) as \(format): tshark's ATT bytes differ")
-            let ours = try decodeAll(out)
-            try compare(ours, converted, "\(name) as \(format)")
+    func convertedCapturesMatchTShark(_ name: String) async throws {
+        // Off the cooperative pool: tshark runs and long loops would hold one of its threads.
+        try await offPool { [self] in
+            try #require(TShark.path != nil, "tshark is not installed (.ci/run installs it)")
+            let expected = try TShark.attPDUs(Fixtures.capturePath(name))
+            var reader = try CaptureReader(path: Fixtures.capturePath(name))
+            let monitor = reader.format == .btsnoop(.linuxMonitor)
+            var records: [CaptureRecord] = []
+            while let r = try reader.next() { records.append(r) }
+            let formats: [CaptureFormat] = monitor
+                ? [.btsnoop(.linuxMonitor), .pcap(.bluetoothLinuxMonitor), .pcapng(.bluetoothLinuxMonitor)]
+                : [.btsnoop(.hciUART), .btsnoop(.hciUnencapsulated), .btsnoop(.linuxMonitor), .pcap(.bluetoothHCIH4WithPHDR),
+                   .pcap(.bluetoothLinuxMonitor), .pcapng(.bluetoothHCIH4WithPHDR), .pcapng(.bluetoothLinuxMonitor)]
+            for format in formats {
+                let out = temporaryPath("\(name.replacingOccurrences(of: "/", with: "_")).\(format.description.replacingOccurrences(of: " ", with: "-"))")
+                var writer = try CaptureWriter(path: out, format: format)
+                for r in records { try writer.write(r) }
+                try writer.finish()
+                let converted = try TShark.attPDUs(out)
+                #expect(converted.count == expected.count, "\(name) as \(format): tshark sees \(converted.count) ATT PDUs, expected \(expected.count)")
+                #expect(converted.map(\.raw) == expected.map(\.raw), "\(name) as \(format): tshark's ATT bytes differ")
+                let ours = try decodeAll(out)
+                try compare(ours, converted, "\(name) as \(format)")
+            }
         }
     }
 
