@@ -124,6 +124,9 @@ def pairing_config_factory(args, role: str):
 # when the link encrypts, from the pairing method of its SMP session (the session ends
 # after key distribution), and from the keys when pairing completes.
 AUTHENTICATED_LINKS: dict = {}
+# Whether the bond with each peer (by address) is authenticated: a link that encrypts with
+# the stored key runs no SMP session, and is as authenticated as the pairing that made it.
+BONDED_AUTHENTICATION: dict = {}
 
 # The --protected service: its characteristic needs an encrypted link to be read.
 PROTECTED_SERVICE_UUID = "7a7e0020-5d4c-4f8e-9a64-0c3f1e2b6a10"
@@ -526,6 +529,7 @@ class Lab:
             ltk = keys.ltk or keys.ltk_peripheral or keys.ltk_central
             if ltk is not None:
                 AUTHENTICATED_LINKS[id(connection)] = bool(ltk.authenticated)
+                BONDED_AUTHENTICATION[str(connection.peer_address)] = bool(ltk.authenticated)
             emit("paired", handle=connection.handle,
                  ltk=ltk is not None, irk=keys.irk is not None, legacy=keys.ltk is None and ltk is not None,
                  authenticated=AUTHENTICATED_LINKS.get(id(connection), False))
@@ -537,6 +541,8 @@ class Lab:
             session = connection.device.smp_manager.sessions.get(connection.handle)
             if session is not None and connection.encryption:
                 AUTHENTICATED_LINKS[id(connection)] = session.pairing_method != smp.PairingMethod.JUST_WORKS
+            elif connection.encryption:
+                AUTHENTICATED_LINKS[id(connection)] = BONDED_AUTHENTICATION.get(str(connection.peer_address), False)
             emit("encryption", handle=connection.handle, encrypted=bool(connection.encryption),
                  authenticated=AUTHENTICATED_LINKS.get(id(connection), False))
 

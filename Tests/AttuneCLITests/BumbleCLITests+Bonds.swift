@@ -32,6 +32,34 @@ extension BumbleCLITests {
         #expect(bonds.stdout.contains("key size 16, unauthenticated, Secure Connections"))
     }
 
+    /// The acceptance case: `attune read --passkey N` reads a value Bumble serves only
+    /// with an authenticated key (Passkey Entry, Bumble displaying N); the next `attune
+    /// read`, a new process on the same store with `--no-pair`, encrypts with that bond,
+    /// sends no SMP PDU, and reads it: the bond is authenticated on both sides.
+    @Test(.timeLimit(.minutes(20)))
+    func passkeyBondReadsTheAuthenticatedValueInTheNextProcess() async throws {
+        let lab = try await BumbleLab.start(arguments: Self.passkeyLab + ["--readvertise"])
+        defer { lab.stop() }
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("attune-cli-bond-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let first = store + "-1.btsnoop", second = store + "-2.btsnoop"
+        defer {
+            try? FileManager.default.removeItem(atPath: first)
+            try? FileManager.default.removeItem(atPath: second)
+        }
+        let handle = String(format: "0x%04x", try #require(lab.handles["protected"]))
+        for (capture, pairing) in [(first, ["--passkey", Self.passkey]), (second, ["--no-pair"])] {
+            let run = try await AttuneProcess.run(["read", lab.address, handle, "--random", "--transport", lab.transport,
+                                                   "--snoop", capture] + pairing, timeout: 90, store: store)
+            #expect(run.status == 0, "\(pairing): stderr: \(run.stderr)")
+            #expect(run.stdout == Self.protectedValue + "\n", "\(pairing)")
+        }
+        #expect(try Self.smpCodes(first).first == 0x01, "the first read paired")
+        #expect(try Self.smpCodes(second).isEmpty, "the second read encrypted with the bond: no SMP at all")
+        let bonds = try await AttuneProcess.run(["bonds"], store: store)
+        #expect(bonds.stdout.contains("key size 16, authenticated, Secure Connections"), "\(bonds.stdout)")
+    }
+
     /// The SMP codes of a capture, in order: first fragments of ACL on CID 0x0006.
     static func smpCodes(_ path: String) throws -> [UInt8] {
         var reader = try CaptureReader(path: path)
