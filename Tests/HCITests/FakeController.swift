@@ -67,7 +67,7 @@ struct FakeController {
     }
 
     /// Answers whatever initialisation command the host sent last, until it is ready.
-    mutating func initialize(leFeatures: UInt8 = 0x00) {
+    mutating func initialize(leFeatures: UInt8 = 0x00, publicAddress: [UInt8] = [6, 5, 4, 3, 2, 1]) {
         host.start(at: now, into: &out)
         takeOut()
         var guardCount = 0
@@ -79,7 +79,7 @@ struct FakeController {
             case 0x1003: parameters = [0] + Array(repeating: 0, count: 8)
             case 0x2003: parameters = [0, leFeatures, 0, 0, 0, 0, 0, 0, 0]
             case 0x2002: parameters = [0, UInt8(aclPacketLength & 0xFF), UInt8(aclPacketLength >> 8), aclPackets]
-            case 0x1009: parameters = [0, 6, 5, 4, 3, 2, 1]
+            case 0x1009: parameters = [0] + publicAddress
             default: parameters = [0]
             }
             receive(Self.commandComplete(opcode, parameters))

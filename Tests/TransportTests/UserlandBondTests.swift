@@ -24,8 +24,8 @@ struct UserlandBondTests {
         }
     }
 
-    static func harness(_ keeper: RecordingKeeper) -> UserlandSecurityTests.Harness {
-        var harness = UserlandSecurityTests.Harness()
+    static func harness(_ keeper: RecordingKeeper, prefersPublicAddress: Bool = false) -> UserlandSecurityTests.Harness {
+        var harness = UserlandSecurityTests.Harness(prefersPublicAddress: prefersPublicAddress)
         var configuration = SMPConfiguration()
         configuration.identity = SMPConfiguration.LocalIdentity(
             identityResolvingKey: SMPKey(keeper.identity.identityResolvingKey)!,
@@ -68,6 +68,19 @@ struct UserlandBondTests {
         #expect(Array(identity.dropFirst()) == keeper.identity.identityResolvingKey)
         let address = try #require(harness.smpSent.first { $0.first == 0x09 })
         #expect(address == [0x09, 0x01] + keeper.identity.address.littleEndianBytes)
+    }
+
+    @Test("a controller with a public address: it is our identity address in key distribution (type public), the IRK as kept")
+    func publicAddressIsTheDistributedIdentity() async throws {
+        let keeper = RecordingKeeper()
+        var harness = Self.harness(keeper, prefersPublicAddress: true)
+        #expect(harness.host.ownAddressType == .public)
+        _ = try #require(await Self.pair(&harness))
+        #expect(harness.peerPaired, "the peer's f5/f6 used our public address, as we did")
+        let identity = try #require(harness.smpSent.first { $0.first == 0x08 })
+        #expect(Array(identity.dropFirst()) == keeper.identity.identityResolvingKey)
+        let address = try #require(harness.smpSent.first { $0.first == 0x09 })
+        #expect(address == [0x09, 0x00] + UserlandSecurityTests.ourPublic.littleEndianBytes)
     }
 
     @Test("LE legacy keys: as central the peer's distributed LTK with its EDIV and Rand, as peripheral our own")

@@ -11,6 +11,8 @@ import Testing
 struct UserlandSecurityTests {
     static let ours = BluetoothAddress(0xC1, 0x11, 0x22, 0x33, 0x44, 0x55)
     static let peer = BluetoothAddress(0xF0, 0xA7, 0x7E, 0x00, 0x00, 0x01)
+    /// What the scripted controller answers to Read BD_ADDR (``ControllerInitAnswers``).
+    static let ourPublic = BluetoothAddress(0x01, 0x02, 0x03, 0x04, 0x05, 0x06)
     static let handle: UInt16 = 0x0040
 
     /// The host, its security, the controller's answers and the peer's Security Manager.
@@ -34,7 +36,15 @@ struct UserlandSecurityTests {
         var pending: [UInt8] = []
         var pendingLength = 0
 
-        init() {
+        /// - Parameter prefersPublicAddress: our host takes the scripted controller's public
+        ///   address (``UserlandSecurityTests/ourPublic``) as its own, as ``UserlandController`` does.
+        init(prefersPublicAddress: Bool = false) {
+            if prefersPublicAddress {
+                host = HCIHost(configuration: HostConfiguration(randomAddress: UserlandSecurityTests.ours, pairingEnabled: true,
+                                                                prefersPublicAddress: true))
+                peer = SecurityManager(role: .responder, localAddress: SMPAddress(UserlandSecurityTests.peer, isRandom: true),
+                                       peerAddress: SMPAddress(UserlandSecurityTests.ourPublic, isRandom: false))
+            }
             host.start(at: now, into: &out)
             pump()
             receive(H4Packet.connectionComplete(handle: UserlandSecurityTests.handle, peer: UserlandSecurityTests.peer))

@@ -167,7 +167,7 @@ extension HCIHost {
         let info = ConnectionInfo(
             handle: event.handle, role: event.role, peerAddress: event.peerAddress,
             peerAddressType: event.peerAddressType,
-            ownAddressType: pending?.ownAddressType ?? configuration.ownAddressType,
+            ownAddressType: pending?.ownAddressType ?? ownAddressType,
             connectionInterval: event.connectionInterval, peripheralLatency: event.peripheralLatency,
             supervisionTimeout: event.supervisionTimeout)
         connections[event.handle] = HostConnection(info: info)

@@ -16,7 +16,7 @@ extension HCIHost {
         case .readBufferSize: commands.enqueue(ReadBufferSize(), purpose)
         case .readBDADDR: commands.enqueue(ReadBDADDR(), purpose)
         case .leSetRandomAddress:
-            if let address = configuration.randomAddress {
+            if let address = randomAddress {
                 commands.enqueue(LESetRandomAddress(address: address), purpose)
             }
         }
@@ -60,7 +60,8 @@ extension HCIHost {
                 next = .readBDADDR
             case .readBDADDR:
                 discovered.publicAddress = try ReadBDADDR.decodeReturnParameters(returnParameters)
-                next = configuration.randomAddress == nil ? nil : .leSetRandomAddress
+                discovered.usesPublicAddress = configuration.prefersPublicAddress && discovered.publicAddress.rawValue != 0
+                next = randomAddress == nil ? nil : .leSetRandomAddress
             case .leSetRandomAddress:
                 next = nil
             }
@@ -82,7 +83,7 @@ extension HCIHost {
         }
         acl.configure(packetLength: discovered.aclDataPacketLength, totalPackets: discovered.totalACLDataPackets)
         let info = ControllerInfo(
-            publicAddress: discovered.publicAddress, randomAddress: configuration.randomAddress,
+            publicAddress: discovered.publicAddress, randomAddress: randomAddress,
             leFeatures: discovered.leFeatures, lmpFeatures: discovered.lmpFeatures,
             supportedCommands: discovered.supportedCommands,
             aclDataPacketLength: discovered.aclDataPacketLength, totalACLDataPackets: discovered.totalACLDataPackets,

@@ -2,7 +2,7 @@ extension HCIHost {
     var usesExtendedCommands: Bool { controller?.usesExtendedCommands ?? false }
 
     mutating func start(_ request: HostRequest, id: HostRequestID, at now: MonotonicTime) {
-        let own = configuration.ownAddressType
+        let own = ownAddressType
         switch request {
         case .startScanning(let scan):
             if usesExtendedCommands {
@@ -124,7 +124,7 @@ extension HCIHost {
     }
 
     mutating func startAdvertising(_ advertising: AdvertisingConfiguration, id: HostRequestID) {
-        let own = configuration.ownAddressType
+        let own = ownAddressType
         guard let data = LESetAdvertisingData(data: advertising.data),
               let scanResponse = LESetScanResponseData(data: advertising.scanResponse) else {
             complete(id, .failure(.invalidRequest("advertising data and scan response must each fit 31 bytes")))
@@ -136,7 +136,7 @@ extension HCIHost {
             commands.enqueue(LESetExtendedAdvertisingParameters(
                 properties: properties, primaryIntervalMin: UInt32(advertising.interval),
                 primaryIntervalMax: UInt32(advertising.interval), ownAddressType: own), .request(id, last: false))
-            if let address = configuration.randomAddress {
+            if let address = randomAddress {
                 // Advertising sets do not use the address from LE Set Random Address.
                 commands.enqueue(LESetAdvertisingSetRandomAddress(advertisingHandle: 0, address: address),
                                  .request(id, last: false))

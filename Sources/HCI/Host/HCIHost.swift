@@ -35,7 +35,16 @@ public struct HCIHost: Sendable {
         var aclDataPacketLength = 0
         var totalACLDataPackets = 0
         var publicAddress = BluetoothAddress(rawValue: 0)
+        /// Whether Read BD_ADDR answered and the public address replaced the configured random one.
+        var usesPublicAddress = false
     }
+
+    /// The random address we use as our own: the configured one, unless initialisation
+    /// found a public address that ``HostConfiguration/prefersPublicAddress`` chose instead.
+    public var randomAddress: BluetoothAddress? { discovered.usesPublicAddress ? nil : configuration.randomAddress }
+
+    /// Own_Address_Type to put in every advertising, scanning and initiating command.
+    public var ownAddressType: OwnAddressType { randomAddress == nil ? .public : .random }
 
     public init(configuration: HostConfiguration = HostConfiguration()) {
         self.configuration = configuration

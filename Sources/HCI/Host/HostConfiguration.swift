@@ -10,6 +10,11 @@ public struct HostConfiguration: Hashable, Sendable {
     /// Set with LE Set Random Address during initialisation and used as our own
     /// address (own address type random) everywhere. Nil uses the public address.
     public var randomAddress: BluetoothAddress?
+    /// Use the controller's public address instead of ``randomAddress`` when it has one
+    /// (Read BD_ADDR is not all zeros): a public address is the identity a controller was
+    /// built with, the same in every process. ``randomAddress`` is then only the fallback
+    /// for controllers without one, such as emulated ones.
+    public var prefersPublicAddress: Bool
     /// How long a command may go unanswered before the host gives up on the controller.
     public var commandTimeout: Duration
     public var commandSet: CommandSet
@@ -34,8 +39,9 @@ public struct HostConfiguration: Hashable, Sendable {
     public init(randomAddress: BluetoothAddress? = nil, commandTimeout: Duration = .seconds(5),
                 commandSet: CommandSet = .automatic, acceptableIntervalRange: ClosedRange<UInt16> = 0x0006...0x0C80,
                 maximumAcceptableLatency: UInt16 = 0x01F3, maximumL2CAPFrameLength: Int = 4096,
-                maximumQueuedACLPackets: Int = 4096, pairingEnabled: Bool = false) {
+                maximumQueuedACLPackets: Int = 4096, pairingEnabled: Bool = false, prefersPublicAddress: Bool = false) {
         self.pairingEnabled = pairingEnabled
+        self.prefersPublicAddress = prefersPublicAddress
         self.randomAddress = randomAddress
         self.commandTimeout = commandTimeout
         self.commandSet = commandSet
@@ -45,6 +51,4 @@ public struct HostConfiguration: Hashable, Sendable {
         self.maximumQueuedACLPackets = maximumQueuedACLPackets
     }
 
-    /// Own_Address_Type to put in every advertising, scanning and initiating command.
-    public var ownAddressType: OwnAddressType { randomAddress == nil ? .public : .random }
 }

@@ -132,13 +132,20 @@ struct UserlandSecurity {
     private func manager(_ handle: UInt16, _ info: ConnectionInfo, _ host: HCIHost) -> SecurityManager {
         if let existing = managers[handle] { return existing }
         let local: SMPAddress
-        if info.ownAddressType == .random, let random = host.configuration.randomAddress {
+        if info.ownAddressType == .random, let random = host.randomAddress {
             local = SMPAddress(random, isRandom: true)
         } else {
             local = SMPAddress(host.controller?.publicAddress ?? BluetoothAddress(rawValue: 0), isRandom: false)
         }
         // The address the link was made with; the identity types are resolved forms of it.
         let peer = SMPAddress(info.peerAddress, isRandom: !info.peerAddressType.isPublic)
+        // Our identity address is the one initialisation settled on: the controller's
+        // public address when it has one, else the static random address from the store.
+        var configuration = self.configuration
+        if var identity = configuration.identity, host.controller != nil {
+            identity.address = local
+            configuration.identity = identity
+        }
         return SecurityManager(role: info.role == .central ? .initiator : .responder, configuration: configuration,
                                localAddress: local, peerAddress: peer)
     }

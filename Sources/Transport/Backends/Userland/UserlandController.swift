@@ -11,8 +11,14 @@ import Synchronization
 /// answered the initialisation sequence, then `poweredOn`; a stream that cannot be opened
 /// or a controller that fails makes it `unsupported` with the reason.
 final class UserlandController: ControllerBackend {
-    let address: BluetoothAddress
-    var addressType: BluetoothAddressType { .random }
+    /// Our identity on the air: the controller's public address when it has one, else the
+    /// static random address kept with our IRK. Until the controller answered Read BD_ADDR
+    /// it is the random one.
+    var address: BluetoothAddress { state.withLock { $0.controller?.randomAddress ?? $0.controller?.publicAddress } ?? randomAddress }
+    var addressType: BluetoothAddressType {
+        state.withLock { $0.controller.map { $0.randomAddress == nil ? .public : .random } } ?? .random
+    }
+    private let randomAddress: BluetoothAddress
 
     private struct State: ~Copyable {
         var status = ManagerStatus(state: .unknown)
@@ -20,6 +26,7 @@ final class UserlandController: ControllerBackend {
         var scanners: [Int: @Sendable (Advertisement) -> Void] = [:]
         var nextToken = 1
         var acceptor: (@Sendable (any ATTLink) -> Void)?
+        var controller: ControllerInfo?
     }
 
     private let host: UserlandHost?
@@ -38,12 +45,14 @@ final class UserlandController: ControllerBackend {
     init(endpoint: Result<H4Endpoint, H4Endpoint.ParseError>, snoop: SnoopFile? = nil, bonds: (any BondKeeper)? = nil,
          pairing: PairingConfiguration = PairingConfiguration()) {
         pairsAutomatically = pairing.automatic
-        // A static random address (two top bits set): emulated controllers route on it,
-        // and it needs no public address from the controller. Kept in the store, it is
-        // the same in every process, so peers find their bond with us again; the IRK goes
-        // with it in key distribution.
+        // The controller's public address when it has one (the host finds out during
+        // initialisation); else a static random address (two top bits set), which
+        // emulated controllers without a public address route on. Kept in the store, the
+        // random one is the same in every process, so peers find their bond with us again;
+        // the IRK goes with either in key distribution.
         let identity = bonds?.hostIdentity() ?? HostIdentity.generate()
-        address = identity.address
+        let randomAddress = identity.address
+        self.randomAddress = randomAddress
         self.bonds = bonds
         var security = pairing.securityManager
         if let irk = SMPKey(identity.identityResolvingKey) {
@@ -54,7 +63,8 @@ final class UserlandController: ControllerBackend {
         var failure: String?
         do {
             opened = try UserlandHost(endpoint: try endpoint.get(),
-                                      configuration: HostConfiguration(randomAddress: address, pairingEnabled: true),
+                                      configuration: HostConfiguration(randomAddress: randomAddress, pairingEnabled: true,
+                                                                    prefersPublicAddress: true),
                                       recorder: snoop.map(BTSnoopRecorder.init(file:)), routesATTToChannels: true,
                                       security: security, passkey: pairing.passkey, agent: pairing.agent, bonds: bonds)
         } catch {
@@ -74,7 +84,8 @@ final class UserlandController: ControllerBackend {
 
     private func run(_ host: UserlandHost) async {
         do {
-            _ = try await host.start()
+            let controller = try await host.start()
+            state.withLock { $0.controller = controller }
             update(.poweredOn)
         } catch {
             update(ManagerStatus(cause: .controllerFailed(error.description)))
