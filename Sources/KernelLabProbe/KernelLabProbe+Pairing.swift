@@ -26,15 +26,16 @@ extension KernelLabProbe {
         }
         let agent: KernelPairingAgent
         let loopback = LoopbackPairingHandler()
+        let keys = KeyCollector()
+        let answered = AnsweredCollector()
         do {
-            agent = try KernelPairingAgent(handler: loopback, answerTimeout: .seconds(20))
+            agent = try KernelPairingAgent(handler: loopback, answerTimeout: .seconds(20),
+                                           onKey: keys.add, onAnswer: answered.add)
         } catch {
             log.fail("pairing: mgmt agent", "\(error)")
             return
         }
         defer { agent.close() }
-        let keys = KeyCollector(agent.keys)
-        let answered = AnsweredCollector(agent.answers)
         // Start from no keys: Load Long Term Keys with none replaces whatever the kernel has.
         do {
             let load = try await agent.loadKeys(longTermKeys: [], identityResolvingKeys: [], adapterIndex: kernel.index)
@@ -202,6 +203,18 @@ extension KernelLabProbe {
         } catch {
             log.fail("pairing: Load Long Term Keys takes the key back", "\(error)")
         }
+        // What `attune unpair --transport hci1` does: the kernel forgets the key and
+        // drops the link; asked again, it has nothing to forget.
+        let peer = KernelPeer(adapterIndex: kernel.index, address: userlandAddress, addressType: .leRandom)
+        do {
+            let first = try await agent.unpair(peer)
+            first ? log.pass("pairing: Unpair Device forgets the key") : log.fail("pairing: Unpair Device forgets the key", "Not Paired")
+            let second = try await agent.unpair(peer)
+            !second ? log.pass("pairing: Unpair Device again says Not Paired")
+                : log.fail("pairing: Unpair Device again says Not Paired", "the kernel still had a key")
+        } catch {
+            log.fail("pairing: Unpair Device forgets the key", "\(error)")
+        }
         _ = try? await host.perform(.disconnect(handle: info.handle, reason: 0x13))
     }
 
@@ -299,9 +312,7 @@ final class FirstResult<T: Sendable>: Sendable {
 final class KeyCollector: Sendable {
     private let keys = Mutex<[KernelPairingKey]>([])
 
-    init(_ stream: AsyncStream<KernelPairingKey>) {
-        Task { [weak self] in for await key in stream { self?.keys.withLock { $0.append(key) } } }
-    }
+    @Sendable func add(_ key: KernelPairingKey) { keys.withLock { $0.append(key) } }
 
     func reset() { keys.withLock { $0 = [] } }
 
@@ -339,9 +350,7 @@ final class KeyCollector: Sendable {
 final class AnsweredCollector: Sendable {
     private let answered = Mutex<[KernelPairingAgent.Answered]>([])
 
-    init(_ stream: AsyncStream<KernelPairingAgent.Answered>) {
-        Task { [weak self] in for await one in stream { self?.answered.withLock { $0.append(one) } } }
-    }
+    @Sendable func add(_ one: KernelPairingAgent.Answered) { answered.withLock { $0.append(one) } }
 
     var all: [KernelPairingAgent.Answered] { answered.withLock { $0 } }
 }

@@ -29,6 +29,7 @@ struct KernelLabPairingTests {
                       // The kernel pairs with itself through our agent: its passkey and comparison paths.
                       "kernel pairing Passkey Entry", "kernel pairing Numeric Comparison",
                       "pairing peripheral: kernel New Long Term Key", "pairing: Load Long Term Keys takes the key back",
+                      "pairing: Unpair Device forgets the key", "pairing: Unpair Device again says Not Paired",
                       // Passkey Entry with a passkey both sides know: our PairingConfiguration(passkey:)
                       // displays it, the kernel's agent enters it; authenticated on both sides.
                       "pairing passkey: userland host on user:hci0",

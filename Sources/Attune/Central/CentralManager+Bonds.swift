@@ -8,22 +8,27 @@ extension CentralManager {
     public var bonds: [PeripheralRecord] { store.records().filter { $0.bond != nil } }
 
     /// Forgets the bond with a peripheral, like "Forget This Device": its keys leave the
-    /// store (the record keeps its GATT cache). The next link is unencrypted until it
-    /// pairs again. The peer still holds its half and may refuse the new pairing until
+    /// store (the record keeps its GATT cache), and a transport whose Security Manager
+    /// keeps its own copy forgets them too (the kernel's, through mgmt Unpair Device;
+    /// beside bluetoothd, bluetoothd keeps its copy). The next link is unencrypted until
+    /// it pairs again. The peer still holds its half and may refuse the new pairing until
     /// it forgets us too.
-    /// - Returns: whether there was a bond.
+    /// - Returns: what was removed beyond the store, or nil when there was no bond.
     /// - Throws: ``StoreError`` when the store cannot be written.
     @discardableResult
-    public func removeBond(for peripheral: Peripheral) throws(StoreError) -> Bool {
-        try removeBond(identifier: peripheral.identifier)
+    public func removeBond(for peripheral: Peripheral) async throws(StoreError) -> BondRemoval? {
+        try await removeBond(identifier: peripheral.identifier)
     }
 
     /// Forgets the bond of the record with this identifier; see ``removeBond(for:)``.
     @discardableResult
-    public func removeBond(identifier: UUID) throws(StoreError) -> Bool {
-        guard let record = store.record(for: identifier), record.bond != nil else { return false }
+    public func removeBond(identifier: UUID) async throws(StoreError) -> BondRemoval? {
+        guard let record = store.record(for: identifier), let bond = record.bond else { return nil }
         try store.update(address: record.address, type: record.addressType) { $0.bond = nil }
-        return true
+        // The kernel keys a peer by the identity it distributed, when it distributed one.
+        let address = bond.identityAddress ?? record.address
+        let type = bond.identityAddressType ?? record.addressType
+        return await backend.forgetBond(with: address, type: type)
     }
 
     /// The bonded record an advertiser's address belongs to: its own, or the one whose

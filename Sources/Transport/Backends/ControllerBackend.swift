@@ -50,8 +50,16 @@ package protocol ControllerBackend: Sendable {
     /// unknown handles, stray completions, malformed events...), by kind, since the
     /// backend was made; all zero where the kernel owns HCI.
     var hostWarnings: HostWarningCounts { get }
+    /// The managers forgot the bond with this peer: a Security Manager that keeps its own
+    /// copy of the keys (the kernel's) forgets them too. Says what happened there.
+    func forgetBond(with address: BluetoothAddress, type: BluetoothAddressType) async -> BondRemoval
 }
 
 extension ControllerBackend {
     package var hostWarnings: HostWarningCounts { HostWarningCounts() }
+    /// The userland host and the memory radio pair with keys from the store alone:
+    /// the store's copy was the only one.
+    package func forgetBond(with address: BluetoothAddress, type: BluetoothAddressType) async -> BondRemoval {
+        .storeOnly
+    }
 }

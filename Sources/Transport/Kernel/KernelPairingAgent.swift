@@ -10,7 +10,7 @@ import Synchronization
 /// finish. Without any agent, pairing waits for an answer that never comes and SMP times
 /// out after 30 s.
 ///
-/// It also reports the keys the kernel hands out after pairing (``keys``) and loads stored
+/// It also reports the keys the kernel hands out after pairing (`onKey`) and loads stored
 /// ones back (``loadKeys(longTermKeys:identityResolvingKeys:adapterIndex:)``).
 ///
 /// Needs CAP_NET_ADMIN. Do not run it beside bluetoothd, which is the agent there: both
@@ -38,12 +38,16 @@ public final class KernelPairingAgent: Sendable {
     static let userConfirmNegativeReply: UInt16 = 0x001D
     static let userPasskeyReply: UInt16 = 0x001E
     static let userPasskeyNegativeReply: UInt16 = 0x001F
+    static let unpairDevice: UInt16 = 0x001B
+    /// mgmt status Not Paired (doc/mgmt-api.txt).
+    static let notPaired: UInt8 = 0x06
 
     let socket: KernelSocket
-    private let answeredStream: AsyncStream<Answered>
-    private let answeredSink: AsyncStream<Answered>.Continuation
-    private let keyStream: AsyncStream<KernelPairingKey>
-    private let keySink: AsyncStream<KernelPairingKey>.Continuation
+    /// Told each key as the kernel reports it, on the agent's reading task: no buffer sits
+    /// between the kernel and the store, so no key can be dropped on the way.
+    private let onKey: @Sendable (KernelPairingKey) -> Void
+    /// Told each request once it is answered.
+    private let onAnswer: @Sendable (Answered) -> Void
     private let waiters = Mutex(CommandWaiters())
     private let daemonRunning: @Sendable () -> Bool
     /// The adapters whose requests and keys this agent handles; nil for all.
@@ -62,10 +66,18 @@ public final class KernelPairingAgent: Sendable {
     ///   - daemonRunning: whether bluetoothd runs (for ``loadKeys(longTermKeys:identityResolvingKeys:adapterIndex:)``).
     ///   - adapters: only these adapters' requests and keys (every control socket hears
     ///     all adapters; another agent may answer for the others); nil for all.
+    ///   - onKey: each key the kernel reports (New Long Term Key, New Identity Resolving
+    ///     Key, New Signature Resolving Key), in order, for the caller to store. It must
+    ///     return promptly: the agent reads nothing else meanwhile.
+    ///   - onAnswer: each request and what the agent answered.
     public init(handler: any KernelPairingHandler = JustWorksPairingHandler(), answerTimeout: Duration = .seconds(20),
                 loop: KernelEventLoop? = nil,
                 daemonRunning: @escaping @Sendable () -> Bool = { BluetoothDaemonPresence.isRunning() },
-                adapters: Set<UInt16>? = nil) throws {
+                adapters: Set<UInt16>? = nil,
+                onKey: @escaping @Sendable (KernelPairingKey) -> Void = { _ in },
+                onAnswer: @escaping @Sendable (Answered) -> Void = { _ in }) throws {
+        self.onKey = onKey
+        self.onAnswer = onAnswer
         let loop = try loop ?? KernelEventLoop.shared()
         self.adapters = adapters
         self.handler = handler
@@ -92,8 +104,6 @@ public final class KernelPairingAgent: Sendable {
             socket.close()
             throw error
         }
-        (answeredStream, answeredSink) = AsyncStream.makeStream(of: Answered.self, bufferingPolicy: .bufferingNewest(64))
-        (keyStream, keySink) = AsyncStream.makeStream(of: KernelPairingKey.self, bufferingPolicy: .bufferingNewest(64))
         let socket = self.socket
         Task { [weak self] in
             while let bytes = try? await Self.read(socket) {
@@ -106,13 +116,6 @@ public final class KernelPairingAgent: Sendable {
 
     deinit { close() }
 
-    /// The requests answered from now on.
-    public var answers: AsyncStream<Answered> { answeredStream }
-
-    /// The keys the kernel reports from now on (New Long Term Key, New Identity Resolving
-    /// Key, New Signature Resolving Key), for the caller to store.
-    public var keys: AsyncStream<KernelPairingKey> { keyStream }
-
     /// Stops answering; commands waiting for the kernel fail.
     public func close() {
         socket.close()
@@ -120,8 +123,6 @@ public final class KernelPairingAgent: Sendable {
     }
 
     private func finish() {
-        answeredSink.finish()
-        keySink.finish()
         for waiter in waiters.withLock({ $0.removeAll() }) {
             if let timer = waiter.timer { _ = socket.loop.cancel(timer) }
             waiter.continuation.resume(returning: .failure(MgmtCommandError(opcode: waiter.opcode, adapterIndex: waiter.index,
@@ -180,6 +181,19 @@ public final class KernelPairingAgent: Sendable {
         return .loaded(longTermKeys: ltks.count, identityResolvingKeys: irks.count)
     }
 
+    /// mgmt Unpair Device: the kernel forgets the peer's keys (LTK, IRK, CSRK) and, with
+    /// `disconnect`, ends a link to it. Returns false when the kernel held no keys for it
+    /// (Not Paired), which is not an error for someone forgetting a peer.
+    public func unpair(_ peer: KernelPeer, disconnect: Bool = true) async throws -> Bool {
+        do {
+            _ = try await command(Self.unpairDevice, index: peer.adapterIndex,
+                                  parameters: peer.encodedAddress + [disconnect ? 1 : 0])
+            return true
+        } catch let error as MgmtCommandError where error.reason == .status(Self.notPaired) {
+            return false
+        }
+    }
+
     /// Sends a command and waits for its Command Complete (return parameters) or Command
     /// Status (a failure).
     func command(_ opcode: UInt16, index: UInt16, parameters: [UInt8] = [], timeout: Duration = .seconds(5)) async throws -> [UInt8] {
@@ -231,7 +245,7 @@ public final class KernelPairingAgent: Sendable {
             if let adapters, !adapters.contains(packet.index) { return }
             switch KernelManagementEvent(packet) {
             case .key(let key):
-                keySink.yield(key)
+                onKey(key)
             case .pairingRequest(let request):
                 // A kernel (or a peer through it) flooding requests gets refusals at once
                 // beyond a few in flight, instead of a task per request.
@@ -247,7 +261,7 @@ public final class KernelPairingAgent: Sendable {
                 let handler = self.handler
                 let timeout = answerTimeout
                 let socket = self.socket
-                let sink = answeredSink
+                let sink = onAnswer
                 // Each request on its own task: a person typing a passkey holds up nothing else.
                 Task { [weak self] in
                     let answered = await Self.answer(request, handler: handler, timeout: timeout)
@@ -255,7 +269,7 @@ public final class KernelPairingAgent: Sendable {
                     if let reply = Self.reply(to: request, with: answered.answer) {
                         do { try await Self.write(reply, on: socket) } catch { return }
                     }
-                    sink.yield(answered)
+                    sink(answered)
                 }
             case nil:
                 break

@@ -18,6 +18,8 @@ final class KernelATTLink: ATTLink {
     /// Called before the first security raise (the controller starts a pairing agent
     /// when no bluetoothd answers the kernel's confirmation requests).
     private let prepareSecurity: @Sendable () -> Void
+    /// The level a first security raise asks for (``PairingConfiguration/kernelSecurityLevel``).
+    private let requiredSecurity: BluetoothSecurityLevel
 
     private struct Outgoing {
         var queue: [[UInt8]] = []
@@ -29,7 +31,8 @@ final class KernelATTLink: ATTLink {
     private let ended = Mutex(false)
 
     init(socket: L2CAPATTSocket, peerAddress: BluetoothAddress, peerAddressType: BluetoothAddressType,
-         prepareSecurity: @escaping @Sendable () -> Void = {}) {
+         requiredSecurity: BluetoothSecurityLevel = .medium, prepareSecurity: @escaping @Sendable () -> Void = {}) {
+        self.requiredSecurity = requiredSecurity
         self.socket = socket
         self.peerAddress = peerAddress
         self.peerAddressType = peerAddressType
@@ -125,19 +128,40 @@ final class KernelATTLink: ATTLink {
         }
     }
 
-    /// Asks the kernel for an encrypted link (`BT_SECURITY` medium): it encrypts with a
-    /// stored key or pairs, and the socket is usable again once that is done.
+    /// Asks the kernel for a more secure link (`BT_SECURITY`): it encrypts with a stored
+    /// key or pairs, and the socket is usable again once that is done.
     func raiseSecurity() async throws(AttuneError) {
         prepareSecurity()
+        let current = (try? socket.securityLevel()) ?? .low
+        let level = Self.target(current: current, required: requiredSecurity)
+        guard let level else {
+            throw .securityFailed("the link already has the kernel's highest security (\(current): authenticated LE "
+                + "Secure Connections with a 128-bit key) and the peer still refused")
+        }
         do {
-            try await socket.raiseSecurity(to: .medium)
+            try await socket.raiseSecurity(to: level)
         } catch {
             // The kernel encrypts with a stored key, or pairs through the agent: either
             // there is no bond and pairing failed, or the stored bond no longer matches.
-            throw .securityFailed("the kernel could not encrypt the link (BT_SECURITY medium: pair, or encrypt "
+            throw .securityFailed("the kernel could not raise the link to \(level) (BT_SECURITY: pair, or encrypt "
                 + "with the bond): \(error); pair the device first (bluetoothctl pair \(peerAddress)), or remove "
                 + "a stale bond (bluetoothctl remove \(peerAddress)) and pair again")
         }
+    }
+
+    /// Pairs (or encrypts with the bond) up to the configured level; a link already there
+    /// is left as it is.
+    func pair() async throws(AttuneError) {
+        if let current = try? socket.securityLevel(), current >= requiredSecurity { return }
+        try await raiseSecurity()
+    }
+
+    /// The level to ask for: the configured one; on a link that already has it (the
+    /// server still answered Insufficient Authentication), the next one up, so the kernel
+    /// pairs again with MITM protection as bluetoothd's GATT client does. Nil at the top.
+    static func target(current: BluetoothSecurityLevel, required: BluetoothSecurityLevel) -> BluetoothSecurityLevel? {
+        if current < required { return required }
+        return BluetoothSecurityLevel(rawValue: current.rawValue + 1)
     }
 
     func close() {

@@ -54,7 +54,8 @@ final class KernelController: ControllerBackend {
             s.roles[peer] = isCentral ? .central : .peripheral
         }
         return recorded(KernelATTLink(socket: socket, peerAddress: peer, peerAddressType: type,
-                               prepareSecurity: { [weak self] in self?.startPairingAgent() }), isCentral: isCentral)
+                                      requiredSecurity: pairing.kernelSecurityLevel,
+                                      prepareSecurity: { [weak self] in self?.startPairingAgent() }), isCentral: isCentral)
     }
 
     /// Pairing waits for someone to answer the kernel's User Confirmation and Passkey
@@ -66,8 +67,16 @@ final class KernelController: ControllerBackend {
         state.withLock { s -> Task<Void, Never>? in
             guard !s.agentChecked else { return s.agentSetup }
             s.agentChecked = true
+            // The kernel's keys become bonds in the managers' store as each arrives.
+            let collector = Mutex(KernelBondCollector())
+            let bonds = self.bonds
+            let onKey: @Sendable (KernelPairingKey) -> Void = { [weak self] key in
+                guard let bonds, let keys = collector.withLock({ $0.add(key, role: { self?.role(toward: $0) }) }) else { return }
+                bonds.paired(keys)
+            }
             guard !BluetoothDaemonPresence.isRunning(), case .success(let found) = lookUp(),
-                  let agent = try? KernelPairingAgent(handler: ConfiguredPairingHandler(pairing), adapters: [found.index])
+                  let agent = try? KernelPairingAgent(handler: ConfiguredPairingHandler(pairing), adapters: [found.index],
+                                                      onKey: onKey)
             else { return nil }
             s.agent = agent
             let setup = Task { [weak self] () -> Void in await self?.prepare(agent, adapterIndex: found.index) }
@@ -77,18 +86,6 @@ final class KernelController: ControllerBackend {
     }
 
     private func prepare(_ agent: KernelPairingAgent, adapterIndex index: UInt16) async {
-        if let bonds {
-            // The kernel's keys become bonds in the managers' store. The stream alone is
-            // held, so the agent still closes (and the stream ends) with this controller.
-            let reported = agent.keys
-            Task { [weak self] in
-                var collector = KernelBondCollector()
-                for await key in reported {
-                    guard let keys = collector.add(key, role: { self?.role(toward: $0) }) else { continue }
-                    bonds.paired(keys)
-                }
-            }
-        }
         try? await agent.prepare(adapters: [index])
         try? await agent.setBondable(pairing.bonding, adapterIndex: index)
         // Each load replaces the kernel's list: with nothing stored, keys others loaded stay.
@@ -131,6 +128,28 @@ final class KernelController: ControllerBackend {
         guard found.supportsLowEnergy else { return .failure(.controllerFailed("\(adapter) does not support Bluetooth LE")) }
         guard found.isUp else { return .failure(.adapterDown(adapter)) }
         return .success(found)
+    }
+
+    /// Beside bluetoothd, bluetoothd keeps the keys and forgets them only when asked;
+    /// otherwise our agent has the kernel forget them (mgmt Unpair Device), disconnecting
+    /// the peer if it is connected.
+    func forgetBond(with address: BluetoothAddress, type: BluetoothAddressType) async -> BondRemoval {
+        if BluetoothDaemonPresence.isRunning() { return .keptByBluetoothd }
+        let found: KernelAdapter
+        switch lookUp() {
+        case .success(let adapter): found = adapter
+        case .failure(let cause): return .kernelUnreachable(cause.description)
+        }
+        await startPairingAgent()?.value
+        guard let agent = state.withLock({ $0.agent }) else {
+            return .kernelUnreachable("the kernel's management channel did not open (it needs CAP_NET_ADMIN)")
+        }
+        let peer = KernelPeer(adapterIndex: found.index, address: address, addressType: type.isPublic ? .lePublic : .leRandom)
+        do {
+            return .kernel(removed: try await agent.unpair(peer))
+        } catch {
+            return .kernelUnreachable("\(error)")
+        }
     }
 
     var address: BluetoothAddress {

@@ -1,0 +1,22 @@
+/// What forgetting a bond did beyond the store, on the transport's own Security Manager.
+public enum BondRemoval: Hashable, Sendable, CustomStringConvertible {
+    /// The transport pairs with the store's keys alone (the userland host, the memory
+    /// radio): nothing else held them.
+    case storeOnly
+    /// The kernel forgot its keys too (mgmt Unpair Device); false when it held none.
+    case kernel(removed: Bool)
+    /// bluetoothd owns the kernel's keys here and keeps its own copy: it forgets the
+    /// device only when asked (`bluetoothctl remove ADDR`).
+    case keptByBluetoothd
+    /// The kernel could not be asked (no adapter, no CAP_NET_ADMIN): why.
+    case kernelUnreachable(String)
+
+    public var description: String {
+        switch self {
+        case .storeOnly: "the store held the only copy"
+        case .kernel(let removed): removed ? "the kernel forgot its keys too" : "the kernel held no keys for it"
+        case .keptByBluetoothd: "bluetoothd keeps its own copy: run bluetoothctl remove with the address to forget it there"
+        case .kernelUnreachable(let why): "the kernel's copy could not be removed: \(why)"
+        }
+    }
+}
