@@ -75,18 +75,7 @@ public final class CentralManager: Sendable {
     public var controllerWarnings: HostWarningCounts { backend.hostWarnings }
 
     /// The current state, then every change.
-    public var stateUpdates: AsyncStream<ManagerState> {
-        let updates = backend.statusUpdates()
-        let initial = state
-        return AsyncStream { continuation in
-            continuation.yield(initial)
-            let task = Task {
-                for await status in updates { continuation.yield(status.state) }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
+    public var stateUpdates: AsyncStream<ManagerState> { backend.stateUpdates() }
 
     /// Scans for advertisements, like `scanForPeripherals(withServices:options:)`.
     ///

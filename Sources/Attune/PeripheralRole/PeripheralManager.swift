@@ -95,6 +95,8 @@ public actor PeripheralManager {
     public nonisolated var state: ManagerState { backend.status.state }
     /// The state with its cause, whose description names the fix.
     public nonisolated var status: ManagerStatus { backend.status }
+    /// The current state, then every change, like `peripheralManagerDidUpdateState`.
+    public nonisolated var stateUpdates: AsyncStream<ManagerState> { backend.stateUpdates() }
 
     /// Connections, subscriptions, stored writes, indications, expired requests.
     public nonisolated var events: AsyncStream<PeripheralManagerEvent> { eventBroadcast.stream() }
