@@ -134,9 +134,17 @@ extension Peripheral {
         generation += 1
         let attempt = generation
         let backend = self.backend
-        let (address, type) = airAddress.withLock { $0 } ?? (self.address, self.addressType)
+        var (address, type) = airAddress.withLock { $0 } ?? (self.address, self.addressType)
+        // A bonded peer known only by a resolvable private address may have moved on to
+        // another one: find where it advertises now, then connect there.
+        let bond = store.record(for: identifier)?.bond
+        let irk = ResolvablePrivateAddress.isResolvable(address, type: type) ? bond?.identityResolvingKey : nil
         connectTask = Task {
             do throws(AttuneError) {
+                if let irk {
+                    (address, type) = try await PrivateAddressFinder.find(irk: irk, identity: bond?.identityAddress, on: backend)
+                    self.airAddress.withLock { $0 = (address, type) }
+                }
                 let link = try await backend.connect(to: address, type: type)
                 self.linkEstablished(link, attempt)
             } catch {

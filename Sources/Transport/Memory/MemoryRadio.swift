@@ -33,6 +33,7 @@ public final class MemoryRadio: Sendable {
         var links: [MemoryLink] = []
         var nextID = 1
         var nextAddress: UInt64 = 1
+        var assigned: BluetoothAddress?
         var powered = true
         var statusListeners: [Int: AsyncStream<ManagerStatus>.Continuation] = [:]
         var tap: (@Sendable (MemoryTapEvent) -> Void)?
@@ -52,9 +53,20 @@ public final class MemoryRadio: Sendable {
         state.withLock { $0.tap = tap }
     }
 
+    /// The next manager opened on this radio takes `address` instead of a fresh static
+    /// one: a test's peer at a particular address (a resolvable private address made from
+    /// a known IRK, say, to check that a bonded central follows it).
+    public func assignNextAddress(_ address: BluetoothAddress) {
+        state.withLock { $0.assigned = address }
+    }
+
     /// A fresh random static address (top two bits set) for a new controller.
     func allocateAddress() -> BluetoothAddress {
         state.withLock { s in
+            if let assigned = s.assigned {
+                s.assigned = nil
+                return assigned
+            }
             defer { s.nextAddress += 1 }
             return BluetoothAddress(rawValue: 0xC0_00_00_00_00_00 | s.nextAddress)
         }
