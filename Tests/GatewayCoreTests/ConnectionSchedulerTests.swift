@@ -336,4 +336,14 @@ struct ConnectionSchedulerTests {
         #expect(s.disconnected(handle: 3, reason: .localHostTerminated, at: t(3)).a == [])
         #expect(s.tick(at: t(100)).a == [])
     }
+
+    @Test func aHandleReportedUpTwiceLeavesItsFormerDeviceUnlinked() {
+        var s = scheduler(max: 1)
+        _ = s.add("a", policy: .keep, at: t(0))
+        _ = s.connected(handle: 1, device: "a", at: t(1))
+        _ = s.connected(handle: 1, device: nil, at: t(2))
+        #expect(s.slotsUsed == 1)
+        #expect(s.report(for: "a")?.link == .idle, "a's handle now belongs to another link")
+        #expect(s.disconnected(handle: 1, reason: .remoteUserTerminated, at: t(3)).a == [.connect("a")])
+    }
 }

@@ -206,6 +206,15 @@ public struct ConnectionScheduler: Sendable {
     /// configured device (an incoming link): it holds a slot all the same.
     public mutating func connected(handle: UInt16, device: DeviceID?, at now: MonotonicTime) -> GatewayStep<SchedulerAction> {
         var actions: [SchedulerAction] = []
+        // A handle reported up twice: whoever held it before has lost its link.
+        if let previous = links[handle] ?? nil, previous != device, var p = devices[previous] {
+            switch p.link {
+            case .connected(let s) where s.handle == handle: p.link = .idle(IdleLink())
+            case .disconnecting(let s) where s.handle == handle: p.link = .idle(IdleLink())
+            default: break
+            }
+            devices[previous] = p
+        }
         links[handle] = .some(device)
         // A link we cancelled because it was no longer wanted (rather than for its
         // timeout) completed anyway, racing the cancel: drop it.
