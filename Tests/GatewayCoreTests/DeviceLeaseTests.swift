@@ -60,7 +60,9 @@ struct DeviceLeaseTests {
         var l = DeviceLease(gateway: "gw-b")
         _ = l.observed(LeaseRecord(gateway: "gw-a", until: Self.t0 + 30), at: Self.t0)
         _ = l.setCanServe(true, at: Self.t0)
+        #expect(l.standing(at: Self.t0) == .heldBy("gw-a", until: Self.t0 + 30))
         let offline = Self.t0 + 5
+        #expect(l.standing(at: offline) == .heldBy("gw-a", until: Self.t0 + 30))
         let claim = l.gatewayStatus("gw-a", online: false, at: offline)
         #expect(claim.actions == [.publish(LeaseRecord(gateway: "gw-b", until: offline + 30))], "at once, not at the lease's end")
         var owned: Double?
@@ -69,6 +71,7 @@ struct DeviceLeaseTests {
             now += 0.5
             if l.tick(at: now).actions.contains(.acquired) { owned = now }
         }
+        #expect(l.standing(at: now) == .mine)
         #expect(owned.map { $0 - offline <= 10 } == true, "owned after \(String(describing: owned.map { $0 - offline })) s")
     }
 
@@ -89,6 +92,7 @@ struct DeviceLeaseTests {
     @Test func aGatewayThatDoesNotHearTheDeviceNeverTakesItOver() {
         var l = DeviceLease(gateway: "gw-b")
         _ = l.observed(LeaseRecord(gateway: "gw-a", until: Self.t0), at: Self.t0)
+        #expect(l.standing(at: Self.t0 + 1) == .lapsed("gw-a"))
         #expect(l.tick(at: Self.t0 + 100).actions == [])
         #expect(l.tick(at: Self.t0 + 100).nextDeadline == nil)
     }

@@ -47,6 +47,19 @@ public struct DeviceLease: Sendable {
         return false
     }
 
+    /// Where the device's lease stands, for `--explain`: the decision this machine acts on.
+    public func standing(at now: Double) -> LeaseStanding {
+        switch state {
+        case .owning: return .mine
+        case .claiming: return .claiming
+        case .watching:
+            guard let r = record else { return .free }
+            if r.gateway == gateway && !hasClaimed { return .free }
+            if r.until <= now || offline[r.gateway] == true { return .lapsed(r.gateway) }
+            return .heldBy(r.gateway, until: r.until)
+        }
+    }
+
     /// The earliest wall-clock time ``tick(at:)`` has work to do.
     public var nextDeadline: Double? {
         switch state {
