@@ -3,6 +3,7 @@ import PackageDescription
 
 // Layers point downward only (Docs/architecture.md draws the graph):
 //   AttuneCLI, AttuneBench, KernelLabProbe   executables
+//   GatewayCore                              the gateway's decisions as sans-I/O values (on BluetoothCore only)
 //   Attune                                   public API (managers, lifecycle, store; no sockets or threads);
 //                                            serves captures (CapturedPeripheral) and replays them live
 //   Transport                                the backends (kernel, userland host, memory radio) behind
@@ -39,6 +40,7 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "GatewayCore", targets: ["GatewayCore"]),
         .executable(name: "attune", targets: ["AttuneCLI"]),
         .executable(name: "attune-bench", targets: ["AttuneBench"]),
     ],
@@ -72,6 +74,8 @@ let package = Package(
         .target(name: "Replay", dependencies: ["Capture", "GATT", "ATT", "ATTPresentation", "HCI"]),
         .target(name: "Transport", dependencies: ["ATT", "HCI", "GATT", "SMP", "Capture", "CBlueZ"]),
         .target(name: "Attune", dependencies: ["ATT", "GATT", "HCI", "Capture", "Replay", "Transport"]),
+        // The gateway's scheduler, pool, availability, watchdog, scan health and lease: decisions, no I/O.
+        .target(name: "GatewayCore", dependencies: ["BluetoothCore"]),
         .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "ATT", "GATT", "HCI", "Capture", "Replay", "Transport", "ATTPresentation"]),
         .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ControllerTestSupport", "ATTPresentation", "CAllocCounter"]),
         // Runs inside the kernel lab VM (Scripts/kernel-lab.sh): our central on hci0 against our peripheral on hci1.
@@ -85,6 +89,8 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "SMP", "Capture", "Replay", "Attune", "ControllerTestSupport"]),
         // Runs the built `attune` executable (swift test builds every product first).
         .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport"]),
+        // GatewayCore's rules, driven by injected time and seeded jitter.
+        .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore", "BluetoothCore"]),
         .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture", "Replay"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,193 @@
+import Testing
+@testable import GatewayCore
+
+/// A retained topic on a broker, delivering every publish to every gateway in order.
+struct FakeOwnerTopic {
+    var retained: LeaseRecord?
+    var queue: [LeaseRecord?] = []
+
+    mutating func take(_ step: LeaseStep) {
+        for action in step.actions {
+            switch action {
+            case .publish(let r): queue.append(r)
+            case .clear: queue.append(nil)
+            case .acquired, .lost: break
+            }
+        }
+    }
+
+    /// Delivers queued publishes, one at a time, to every lease, until quiet.
+    mutating func deliver(to leases: inout [DeviceLease], at now: Double) {
+        var rounds = 0
+        while !queue.isEmpty && rounds < 100 {
+            rounds += 1
+            let r = queue.removeFirst()
+            retained = r
+            for i in leases.indices { take(leases[i].observed(r, at: now)) }
+        }
+    }
+}
+
+@Suite("Device lease")
+struct DeviceLeaseTests {
+    static let t0 = 1_796_000_000.0
+
+    @Test func aFreeDeviceIsClaimedThenOwnedAndRenewed() {
+        var l = DeviceLease(gateway: "gw-a")
+        let claim = l.setCanServe(true, at: Self.t0)
+        #expect(claim.actions == [.publish(LeaseRecord(gateway: "gw-a", until: Self.t0 + 30))])
+        #expect(claim.nextDeadline == Self.t0 + 2)
+        #expect(l.observed(LeaseRecord(gateway: "gw-a", until: Self.t0 + 30), at: Self.t0 + 0.1).actions == [], "our own echo")
+        #expect(l.tick(at: Self.t0 + 1.9).actions == [])
+        let won = l.tick(at: Self.t0 + 2)
+        #expect(won.actions == [.acquired])
+        #expect(won.nextDeadline == Self.t0 + 12)
+        #expect(l.tick(at: Self.t0 + 12).actions == [.publish(LeaseRecord(gateway: "gw-a", until: Self.t0 + 42))])
+        #expect(l.isOwner)
+    }
+
+    @Test func aValidLeaseOfAnOnlineOwnerIsLeftAlone() {
+        var l = DeviceLease(gateway: "gw-a")
+        _ = l.gatewayStatus("gw-b", online: true, at: Self.t0)
+        _ = l.observed(LeaseRecord(gateway: "gw-b", until: Self.t0 + 30), at: Self.t0)
+        let step = l.setCanServe(true, at: Self.t0)
+        #expect(step.actions == [])
+        #expect(step.nextDeadline == Self.t0 + 30, "watch for its expiry")
+        #expect(l.tick(at: Self.t0 + 29).actions == [])
+    }
+
+    @Test func takeoverWithinTenSecondsOfTheOwnerGoingOffline() {
+        var l = DeviceLease(gateway: "gw-b")
+        _ = l.observed(LeaseRecord(gateway: "gw-a", until: Self.t0 + 30), at: Self.t0)
+        _ = l.setCanServe(true, at: Self.t0)
+        #expect(l.standing(at: Self.t0) == .heldBy("gw-a", until: Self.t0 + 30))
+        let offline = Self.t0 + 5
+        #expect(l.standing(at: offline) == .heldBy("gw-a", until: Self.t0 + 30))
+        let claim = l.gatewayStatus("gw-a", online: false, at: offline)
+        #expect(claim.actions == [.publish(LeaseRecord(gateway: "gw-b", until: offline + 30))], "at once, not at the lease's end")
+        var owned: Double?
+        var now = offline
+        while now < offline + 10 && owned == nil {
+            now += 0.5
+            if l.tick(at: now).actions.contains(.acquired) { owned = now }
+        }
+        #expect(l.standing(at: now) == .mine)
+        #expect(owned.map { $0 - offline <= 10 } == true, "owned after \(String(describing: owned.map { $0 - offline })) s")
+    }
+
+    @Test func takeoverWithinTenSecondsOfExpiry() {
+        var l = DeviceLease(gateway: "gw-b")
+        _ = l.gatewayStatus("gw-a", online: true, at: Self.t0)
+        _ = l.observed(LeaseRecord(gateway: "gw-a", until: Self.t0 + 30), at: Self.t0)
+        let watching = l.setCanServe(true, at: Self.t0)
+        #expect(l.tick(at: Self.t0 + 29.9).actions == [])
+        let expiry = watching.nextDeadline ?? 0
+        #expect(expiry == Self.t0 + 30)
+        #expect(l.tick(at: expiry).actions == [.publish(LeaseRecord(gateway: "gw-b", until: expiry + 30))])
+        let settle = l.tick(at: expiry).nextDeadline ?? .infinity
+        #expect(settle - expiry <= 10)
+        #expect(l.tick(at: settle).actions == [.acquired])
+    }
+
+    @Test func aGatewayThatDoesNotHearTheDeviceNeverTakesItOver() {
+        var l = DeviceLease(gateway: "gw-b")
+        _ = l.observed(LeaseRecord(gateway: "gw-a", until: Self.t0), at: Self.t0)
+        #expect(l.standing(at: Self.t0 + 1) == .lapsed("gw-a"))
+        #expect(l.tick(at: Self.t0 + 100).actions == [])
+        #expect(l.tick(at: Self.t0 + 100).nextDeadline == nil)
+    }
+
+    @Test(arguments: [["gw-a", "gw-b"], ["gw-b", "gw-a"], ["gw-c", "gw-a", "gw-b"]])
+    func simultaneousClaimsEndWithOneOwnerTheLowestID(_ ids: [String]) {
+        var topic = FakeOwnerTopic()
+        var leases = ids.map { DeviceLease(gateway: $0) }
+        let start = Self.t0
+        // The old owner's lease lapsed; everyone hears the device at the same moment.
+        for i in leases.indices {
+            _ = leases[i].observed(LeaseRecord(gateway: "gw-old", until: start - 1), at: start)
+        }
+        for i in leases.indices { topic.take(leases[i].setCanServe(true, at: start)) }
+        #expect(topic.queue.count == ids.count, "everyone claimed")
+        topic.deliver(to: &leases, at: start + 0.1)
+        var now = start
+        for _ in 0..<40 {
+            now += 0.5
+            for i in leases.indices { topic.take(leases[i].tick(at: now)) }
+            topic.deliver(to: &leases, at: now)
+            let owners = leases.filter(\.isOwner).map(\.gateway)
+            #expect(owners.count <= 1, "two owners at once: \(owners)")
+        }
+        #expect(leases.filter(\.isOwner).map(\.gateway) == ["gw-a"])
+        #expect(topic.retained?.gateway == "gw-a", "the retained record names the winner")
+    }
+
+    @Test func anOwnerYieldsToALowerIDClaimAndReportsTheLoss() {
+        var l = DeviceLease(gateway: "gw-b")
+        _ = l.setCanServe(true, at: Self.t0)
+        _ = l.tick(at: Self.t0 + 2)
+        #expect(l.isOwner)
+        #expect(l.observed(LeaseRecord(gateway: "gw-a", until: Self.t0 + 40), at: Self.t0 + 3).actions == [.lost(to: "gw-a")])
+        var m = DeviceLease(gateway: "gw-a")
+        _ = m.setCanServe(true, at: Self.t0)
+        _ = m.tick(at: Self.t0 + 2)
+        let kept = m.observed(LeaseRecord(gateway: "gw-b", until: Self.t0 + 40), at: Self.t0 + 3)
+        #expect(kept.actions == [.publish(LeaseRecord(gateway: "gw-a", until: Self.t0 + 30))], "a higher id's claim is answered")
+        #expect(m.isOwner)
+    }
+
+    @Test func ourOwnRecordAfterARestartIsOursAtOnce() {
+        var l = DeviceLease(gateway: "gw-a")
+        _ = l.observed(LeaseRecord(gateway: "gw-a", until: Self.t0 + 20), at: Self.t0)
+        #expect(l.setCanServe(true, at: Self.t0).actions == [.acquired, .publish(LeaseRecord(gateway: "gw-a", until: Self.t0 + 30))])
+    }
+
+    @Test func releaseClearsTheRecord() {
+        var l = DeviceLease(gateway: "gw-a")
+        _ = l.setCanServe(true, at: Self.t0)
+        _ = l.tick(at: Self.t0 + 2)
+        #expect(l.release(at: Self.t0 + 3).actions == [.clear, .lost(to: nil)])
+        #expect(l.tick(at: Self.t0 + 100).actions == [])
+    }
+}
+
+@Suite("Lease record JSON")
+struct LeaseRecordTests {
+    @Test func roundTrips() throws {
+        let r = LeaseRecord(gateway: "attune-kitchen \"q\" \\ \u{1}é", until: 1796042144.06)
+        #expect(try LeaseRecord(json: r.jsonBytes()) == r)
+        #expect(String(decoding: LeaseRecord(gateway: "g", until: 12.5).jsonBytes(), as: UTF8.self)
+                == #"{"gateway":"g","until":12.5}"#)
+    }
+
+    @Test func ignoresUnknownKeys() throws {
+        #expect(try LeaseRecord(json: Array(#"{"until": 5, "gateway": "x", "v": [1, {"a": null}]}"#.utf8))
+                == LeaseRecord(gateway: "x", until: 5))
+    }
+
+    @Test(arguments: [
+        ("", LeasePayloadError.notJSON),
+        ("{", .notJSON),
+        ("[1,2]", .wrongType("payload")),
+        ("\"x\"", .wrongType("payload")),
+        (#"{"until": 5}"#, .missingField("gateway")),
+        (#"{"gateway": "x"}"#, .missingField("until")),
+        (#"{"gateway": 7, "until": 5}"#, .wrongType("gateway")),
+        (#"{"gateway": "x", "until": "5"}"#, .wrongType("until")),
+        (#"{"gateway": "x", "until": true}"#, .wrongType("until")),
+        (#"{"gateway": "x", "until": null}"#, .wrongType("until")),
+        (#"{"gateway": "", "until": 5}"#, .badGateway),
+        (#"{"gateway": "x", "until": -1}"#, .badUntil),
+    ])
+    func hostilePayloadsAreTypedErrors(_ payload: String, _ expected: LeasePayloadError) {
+        #expect(throws: expected) { try LeaseRecord(json: Array(payload.utf8)) }
+    }
+
+    @Test func hugeNumbersAndPayloadsAreRefused() {
+        #expect(throws: LeasePayloadError.self) { try LeaseRecord(json: Array(#"{"gateway": "x", "until": 1e999}"#.utf8)) }
+        #expect(throws: LeasePayloadError.tooLong(2000)) { try LeaseRecord(json: Array(repeating: 0x20, count: 2000)) }
+        let long = String(repeating: "g", count: 300)
+        #expect(throws: LeasePayloadError.badGateway) { try LeaseRecord(json: Array(#"{"gateway": "\#(long)", "until": 1}"#.utf8)) }
+        let deep = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        #expect(throws: LeasePayloadError.self) { try LeaseRecord(json: Array(#"{"gateway": "x", "until": 1, "d": \#(deep)}"#.utf8)) }
+    }
+}
