@@ -14,6 +14,7 @@ import PackageDescription
 //   GATT            ATTPresentation  SMP     engines + attribute database; PDU fields and JSON;
 //                                            Security Manager (PDUs, toolbox, sans-I/O pairing)
 //   ATT             HCI                      codec + bearer; commands, events, ACL, L2CAP
+//   SensorDecoding                           gateway decoders: BTHome, iBeacon, Eddystone, characteristic values
 //   BluetoothCrypto                          AES-128, AES-CMAC, P-256 ECDH, random bytes (libcrypto)
 //   BluetoothCore                            UUIDs, addresses, handles, opcodes, ByteReader, MonotonicTime
 // Test support, for test targets and AttuneBench only (never a product):
@@ -39,6 +40,7 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "SensorDecoding", targets: ["SensorDecoding"]),
         .executable(name: "attune", targets: ["AttuneCLI"]),
         .executable(name: "attune-bench", targets: ["AttuneBench"]),
     ],
@@ -57,6 +59,8 @@ let package = Package(
         .target(name: "BluetoothCore"),
         // AES-128, AES-CMAC, P-256 ECDH and random bytes through libcrypto, for GATT and SMP.
         .target(name: "BluetoothCrypto", dependencies: ["BluetoothCore", "CCrypto"]),
+        // Advertisement (BTHome, iBeacon, Eddystone, raw) and characteristic value decoders for the gateway.
+        .target(name: "SensorDecoding", dependencies: ["BluetoothCore", "BluetoothCrypto"]),
         .target(name: "ATT", dependencies: ["BluetoothCore"]),
         // PDUs as named fields and JSON, for decoders, reports and the CLI; not part of the codec.
         .target(name: "ATTPresentation", dependencies: ["ATT"]),
@@ -85,6 +89,8 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "SMP", "Capture", "Replay", "Attune", "ControllerTestSupport"]),
         // Runs the built `attune` executable (swift test builds every product first).
         .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport"]),
+        // Decoders against the published BTHome, Eddystone and SIG sample payloads.
+        .testTarget(name: "SensorDecodingTests", dependencies: ["SensorDecoding", "BluetoothCore"]),
         .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture", "Replay"]),
     ],
     swiftLanguageModes: [.v6]
