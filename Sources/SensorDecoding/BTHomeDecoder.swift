@@ -103,3 +103,12 @@ public struct BTHomeDecoder: Hashable, Sendable {
         try decode(serviceData: serviceData[...], address: address)
     }
 }
+
+extension BTHomeDecoder: CustomStringConvertible, CustomDebugStringConvertible {
+    /// Never shows the bind key, so that logging a decoder cannot leak it.
+    public var description: String {
+        "BTHomeDecoder(bindKey: \(bindKey == nil ? "none" : "<16 bytes>"), lastCounter: \(lastCounter.map(String.init) ?? "none"))"
+    }
+
+    public var debugDescription: String { description }
+}

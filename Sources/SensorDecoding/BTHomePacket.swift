@@ -44,7 +44,7 @@ public struct BTHomePacket: Hashable, Sendable {
     public var packetID: UInt8? {
         guard let object = objects.first(where: { $0.type.id == 0x00 }),
               case let .number(n) = object.value.value else { return nil }
-        return UInt8(exactly: n.significand)
+        return n.exactInteger.flatMap { UInt8(exactly: $0) }
     }
 
     /// The objects keyed by property; a property sent more than once gets `_1`, `_2`… in

@@ -12,9 +12,10 @@ public struct DecodedNumber: Hashable, Sendable, Comparable, CustomStringConvert
     /// `significand` × 10^`exponent`.
     public init(significand: Int64, exponent: Int = 0) {
         var s = significand
-        var e = exponent
+        // Far beyond any double; bounding it keeps every exponent sum and negation in range.
+        var e = max(-Self.exponentLimit, min(Self.exponentLimit, exponent))
         if s == 0 { e = 0 }
-        while s != 0, s % 10 == 0, e < Int(Int16.max) {
+        while s != 0, s % 10 == 0, e < Self.exponentLimit {
             s /= 10
             e += 1
         }
@@ -23,6 +24,21 @@ public struct DecodedNumber: Hashable, Sendable, Comparable, CustomStringConvert
     }
 
     public init(_ integer: Int64) { self.init(significand: integer, exponent: 0) }
+
+    /// Exponents are held within ±9999.
+    static let exponentLimit = 9999
+
+    /// The value as an integer, when it is one and fits.
+    public var exactInteger: Int64? {
+        guard exponent >= 0 else { return nil }
+        var value = significand
+        for _ in 0..<exponent {
+            let (next, overflow) = value.multipliedReportingOverflow(by: 10)
+            if overflow { return nil }
+            value = next
+        }
+        return value
+    }
 
     /// The shortest decimal that reads back as `value`; nil for NaN and infinities.
     public init?(double value: Double) {
@@ -49,12 +65,19 @@ public struct DecodedNumber: Hashable, Sendable, Comparable, CustomStringConvert
         return e < 0 ? Double(significand) / scale : Double(significand) * scale
     }
 
-    /// Exact when the product fits; otherwise the nearest double's shortest decimal.
+    /// Exact when the product's significand fits 64 bits; otherwise the factors lose their
+    /// last digits first (a relative error below 1e-17), never falling back to binary.
     public func multiplied(by other: DecodedNumber) -> DecodedNumber {
-        let (product, overflow) = significand.multipliedReportingOverflow(by: other.significand)
-        let (e, eOverflow) = exponent.addingReportingOverflow(other.exponent)
-        if !overflow, !eOverflow, abs(e) < 400 { return DecodedNumber(significand: product, exponent: e) }
-        return DecodedNumber(double: doubleValue * other.doubleValue) ?? DecodedNumber(0)
+        var a = significand
+        var b = other.significand
+        // Both exponents are within ±exponentLimit, so the sum cannot overflow.
+        var e = exponent + other.exponent
+        while true {
+            let (product, overflow) = a.multipliedReportingOverflow(by: b)
+            if !overflow { return DecodedNumber(significand: product, exponent: e) }
+            if a.magnitude >= b.magnitude { a /= 10 } else { b /= 10 }
+            e += 1
+        }
     }
 
     public static func < (a: DecodedNumber, b: DecodedNumber) -> Bool { a.doubleValue < b.doubleValue }

@@ -154,6 +154,21 @@ import SensorDecoding
         }
     }
 
+    @Test func descriptionsNeverShowTheBindKey() throws {
+        let decoder = try AdvertisementDecoder(format: .bthome, bindKey: Self.key)
+        for text in ["\(decoder)", String(reflecting: decoder), "\(decoder.bthome)", String(reflecting: decoder.bthome)] {
+            #expect(!text.contains("231"), "\(text)")
+            #expect(!text.contains("29, 57"), "\(text)")
+        }
+    }
+
+    @Test func packetIdReadsWholeNumbers() throws {
+        var decoder = try BTHomeDecoder()
+        for id: UInt8 in [0, 10, 200, 255] {
+            #expect(try Self.packet(try decoder.decode(serviceData: [0x40, 0x00, id], address: Self.device)).packetID == id)
+        }
+    }
+
     @Test func bindKeyMustBe16Bytes() {
         #expect(throws: SensorDecodingError(.invalidBindKeyLength(15), offset: 0)) {
             try BTHomeDecoder(bindKey: Array(Self.key.dropLast()))

@@ -36,6 +36,18 @@ import SensorDecoding
         #expect(DecodedNumber(double: 0.25)?.doubleValue == 0.25)
     }
 
+    @Test func extremeExponentsNeverTrap() {
+        let tiny = DecodedNumber(significand: 1, exponent: Int.min)
+        let huge = DecodedNumber(significand: -1, exponent: Int.max)
+        #expect(tiny.description == "1e-9999")
+        #expect(huge.description == "-1e9999")
+        #expect(tiny.multiplied(by: tiny).doubleValue == 0)
+        #expect(huge.multiplied(by: huge).doubleValue.isInfinite)
+        #expect(huge.exactInteger == nil)
+        #expect(DecodedNumber(significand: 25, exponent: 2).exactInteger == 2500)
+        #expect(DecodedNumber(significand: 25, exponent: -1).exactInteger == nil)
+    }
+
     @Test func jsonObjectsWithFieldsAndExtras() {
         let value = DecodedValue(value: .number(DecodedNumber(significand: 215, exponent: -1)), unit: "°C",
                                  fields: [.init("quote\"d", .list([.bool(false), .null, .string("x")]))])
