@@ -8,8 +8,11 @@ import CCrypto
 public enum AESCCM {
     /// Why CCM gave no result.
     public enum Failure: Error, Hashable, Sendable {
+        /// The key is not 16 bytes.
         case invalidKeyLength(Int)
+        /// The nonce is not 7 to 13 bytes.
         case invalidNonceLength(Int)
+        /// The tag is not 4, 6, 8, 10, 12, 14 or 16 bytes.
         case invalidTagLength(Int)
         /// The tag does not match: a wrong key, a wrong nonce, or altered bytes. No plaintext
         /// is returned.

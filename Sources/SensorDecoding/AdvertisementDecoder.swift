@@ -1,15 +1,11 @@
 import BluetoothCore
 
-/// The advertisement formats of the gateway config's `decode:` key.
-public enum AdvertisementFormat: String, Hashable, Sendable, CaseIterable {
-    case bthome, ibeacon, eddystone, raw
-}
-
 /// One device's advertisement decoder for its configured format; for BTHome it holds the
 /// bind key and replay counter, so keep one per device.
 public struct AdvertisementDecoder: Hashable, Sendable {
     /// What one advertisement gave.
     public enum Outcome: Hashable, Sendable {
+        /// The advertisement's readings, to publish.
         case readings([DecodedReading])
         /// BTHome plaintext from a device with a bind key (see ``BTHomeResult/downgradeAlarm(serviceData:)``).
         case downgradeAlarm(serviceData: [UInt8])
@@ -17,7 +13,9 @@ public struct AdvertisementDecoder: Hashable, Sendable {
         case absent
     }
 
+    /// The configured format.
     public let format: AdvertisementFormat
+    /// The BTHome state (bind key, last counter); keyless and unused for other formats.
     public private(set) var bthome: BTHomeDecoder
 
     /// `bindKey` is used by BTHome only.

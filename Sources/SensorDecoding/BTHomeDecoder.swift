@@ -1,17 +1,6 @@
 import BluetoothCore
 import BluetoothCrypto
 
-/// What one BTHome advertisement gave.
-public enum BTHomeResult: Hashable, Sendable {
-    /// Objects to publish: authenticated under the device's bind key, or plaintext from a
-    /// device that has none.
-    case accepted(BTHomePacket)
-    /// Plaintext from a device that has a bind key: anyone can send plaintext under a copied
-    /// address, so its objects are not decoded as readings. The service data is kept for the
-    /// alarm's report.
-    case downgradeAlarm(serviceData: [UInt8])
-}
-
 /// Decodes one BTHome v2 device's advertisements (service data UUID 0xFCD2), holding its
 /// bind key and the last counter it accepted.
 ///
@@ -32,6 +21,8 @@ public struct BTHomeDecoder: Hashable, Sendable {
     /// The service data UUID BTHome v2 advertises under.
     public static let serviceUUID = BluetoothUUID(0xFCD2)
 
+    /// A decoder for one device; `bindKey` must be 16 bytes. `lastCounter` restores replay
+    /// protection saved from an earlier run.
     public init(bindKey: [UInt8]? = nil, lastCounter: UInt32? = nil) throws(SensorDecodingError) {
         if let bindKey, bindKey.count != 16 {
             throw SensorDecodingError(.invalidBindKeyLength(bindKey.count), offset: 0)
@@ -110,5 +101,6 @@ extension BTHomeDecoder: CustomStringConvertible, CustomDebugStringConvertible {
         "BTHomeDecoder(bindKey: \(bindKey == nil ? "none" : "<16 bytes>"), lastCounter: \(lastCounter.map(String.init) ?? "none"))"
     }
 
+    /// The same as ``description``: no bind key.
     public var debugDescription: String { description }
 }

@@ -19,14 +19,19 @@ public struct BTHomeObjectType: Hashable, Sendable {
         case version
     }
 
+    /// The object id.
     public let id: UInt8
     /// The snake-case property name readings are keyed by (`temperature`, `door`).
     public let property: String
+    /// How the data is read.
     public let kind: Kind
     /// Data bytes after the id; for ``Kind/text`` and ``Kind/raw`` the length byte says.
     public let length: Int
+    /// Whether the integer is two's complement.
     public let signed: Bool
+    /// What the integer is multiplied by.
     public let factor: DecodedNumber
+    /// The unit of the product, if any.
     public let unit: String?
 
     init(_ id: UInt8, _ property: String, _ kind: Kind = .sensor, length: Int = 1, signed: Bool = false,

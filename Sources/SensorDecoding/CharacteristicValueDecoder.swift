@@ -9,10 +9,14 @@
 /// Fixed-length formats take exactly their length: shorter or longer values are errors, as
 /// are values the characteristic's specification reserves (battery above 100 %).
 public struct CharacteristicValueDecoder: Hashable, Sendable {
+    /// How the bytes are laid out.
     public var format: ValueFormat
+    /// Replaces the format's factor, when set.
     public var scale: DecodedNumber?
+    /// Replaces the format's unit, when set.
     public var unit: String?
 
+    /// A decoder for `format`, with the config's optional `scale` and `unit`.
     public init(format: ValueFormat, scale: DecodedNumber? = nil, unit: String? = nil) {
         self.format = format
         self.scale = scale

@@ -7,6 +7,7 @@
 public struct DecodedNumber: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Normalised: no trailing decimal zeros (zero is 0 × 10^0), so equal values are equal.
     public let significand: Int64
+    /// The power of ten, within ±9999.
     public let exponent: Int
 
     /// `significand` × 10^`exponent`.
@@ -23,6 +24,7 @@ public struct DecodedNumber: Hashable, Sendable, Comparable, CustomStringConvert
         self.exponent = e
     }
 
+    /// An integer.
     public init(_ integer: Int64) { self.init(significand: integer, exponent: 0) }
 
     /// Exponents are held within ±9999.
@@ -80,6 +82,7 @@ public struct DecodedNumber: Hashable, Sendable, Comparable, CustomStringConvert
         }
     }
 
+    /// Ordered by value.
     public static func < (a: DecodedNumber, b: DecodedNumber) -> Bool { a.doubleValue < b.doubleValue }
 
     /// JSON number text: `72`, `21.5`, `-0.0625`, `1.5e-12`.

@@ -6,8 +6,11 @@
 public struct DecodedValue: Hashable, Sendable {
     /// An extra named field, such as `rr_intervals` or `sensor_contact`.
     public struct Field: Hashable, Sendable {
+        /// The JSON member name.
         public var name: String
+        /// The JSON member value.
         public var value: FieldValue
+        /// The field `name`: `value`.
         public init(_ name: String, _ value: FieldValue) {
             self.name = name
             self.value = value
@@ -23,6 +26,7 @@ public struct DecodedValue: Hashable, Sendable {
     /// Extra fields, in the order they are rendered.
     public var fields: [Field]
 
+    /// A value with its unit, raw hex and extra fields.
     public init(value: FieldValue, unit: String? = nil, hex: String? = nil, fields: [Field] = []) {
         self.value = value
         self.unit = unit
@@ -64,20 +68,5 @@ public struct DecodedValue: Hashable, Sendable {
         if let rssi { extra.append(Field("rssi", .integer(rssi))) }
         if let via { extra.append(Field("via", .string(via))) }
         return json(appending: extra)
-    }
-}
-
-/// A decoded value with the name it is published under, from an advertisement decoder.
-public struct DecodedReading: Hashable, Sendable {
-    /// The name, unique within one advertisement: `temperature`, `temperature_2`, `uuid`.
-    public var key: String
-    public var value: DecodedValue
-    /// An event (a button press), published without retain; otherwise state.
-    public var isEvent: Bool
-
-    public init(key: String, value: DecodedValue, isEvent: Bool = false) {
-        self.key = key
-        self.value = value
-        self.isEvent = isEvent
     }
 }

@@ -1,7 +1,10 @@
 /// One value in a decoded reading: the primary value or an extra named field.
 public enum FieldValue: Hashable, Sendable {
+    /// A number, printed without binary noise.
     case number(DecodedNumber)
+    /// Text.
     case string(String)
+    /// A boolean (binary sensors, sensor contact).
     case bool(Bool)
     /// A list, such as heart-rate RR intervals.
     case list([FieldValue])

@@ -6,8 +6,11 @@ public struct IBeacon: Hashable, Sendable {
     /// Apple's company identifier.
     public static let companyID: UInt16 = 0x004C
 
+    /// The beacon group's UUID.
     public let proximityUUID: BluetoothUUID
+    /// The subgroup.
     public let major: UInt16
+    /// The beacon within the subgroup.
     public let minor: UInt16
     /// RSSI at 1 m, in dBm.
     public let measuredPower: Int8
@@ -33,6 +36,7 @@ public struct IBeacon: Hashable, Sendable {
         try reader.expectEnd()
     }
 
+    /// Convenience for whole arrays.
     public init(companyID: UInt16, data: [UInt8]) throws(SensorDecodingError) {
         try self.init(companyID: companyID, data: data[...])
     }

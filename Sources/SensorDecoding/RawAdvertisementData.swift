@@ -2,9 +2,12 @@ import BluetoothCore
 
 /// Service data and manufacturer data as hex, for devices with no decoder (`decode: raw`).
 public struct RawAdvertisementData: Hashable, Sendable {
+    /// Service data by UUID, the bytes after the UUID.
     public var serviceData: [BluetoothUUID: [UInt8]]
+    /// Manufacturer data by company identifier, the bytes after the identifier.
     public var manufacturerData: [UInt16: [UInt8]]
 
+    /// The data of one advertisement, as `Advertisement` holds it.
     public init(serviceData: [BluetoothUUID: [UInt8]] = [:], manufacturerData: [UInt16: [UInt8]] = [:]) {
         self.serviceData = serviceData
         self.manufacturerData = manufacturerData

@@ -2,6 +2,8 @@ import BluetoothCore
 
 /// How a characteristic value is read: the `decode:` names of the gateway config.
 public enum ValueFormat: String, Hashable, Sendable, CaseIterable {
+    /// Little-endian integers (u: unsigned, s: two's complement), an IEEE 754 float, UTF-8
+    /// text, and the bytes as hex.
     case u8, u16le, s16le, u32le, s32le, float32le, utf8, hex
     /// Heart Rate Measurement (0x2A37, Heart Rate Service 1.0 §3.1).
     case heartRateMeasurement = "heart_rate_measurement"
