@@ -5,7 +5,8 @@
 // byte is taken as a BTHome object list and sent twice: as plaintext to a keyless decoder
 // and AES-CCM sealed to a keyed one. Nothing may trap; both must give the same objects (or
 // the same error at the same offset), since CCM keeps byte positions; the sealed
-// advertisement sent again must be refused as a replay; every number must print as JSON.
+// advertisement sent again must be a duplicate, and other bytes at its counter a replay;
+// every number must print as JSON.
 import BluetoothCore
 import BluetoothCrypto
 import SensorDecoding
@@ -39,6 +40,7 @@ enum Outcome: Equatable {
     case objects([BTHomeObject], SensorDecodingError?)
     case failed(SensorDecodingError)
     case alarm
+    case duplicate
 }
 
 func outcome(_ decoder: inout BTHomeDecoder, _ data: [UInt8]) -> Outcome {
@@ -48,6 +50,7 @@ func outcome(_ decoder: inout BTHomeDecoder, _ data: [UInt8]) -> Outcome {
             check(packet.readings)
             return .objects(packet.objects, packet.stoppedAt)
         case .downgradeAlarm: return .alarm
+        case .duplicate: return .duplicate
         }
     } catch {
         return .failed(error)
@@ -78,15 +81,21 @@ public func fuzzSensorDecoding(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     guard let sealed = try? AESCCM.seal(key: key, nonce: nonce, plaintext: objects, tagLength: 4) else {
         fatalError("seal refused \(objects.count) bytes")
     }
-    let encrypted = [0x41] + sealed.ciphertext + counter + sealed.tag
+    let encrypted: [UInt8] = [0x41] + sealed.ciphertext + counter + sealed.tag
     var plainDecoder = keyless
     var sealedDecoder = keyed
     sealedDecoder.resetCounter()
     let plain = outcome(&plainDecoder, [0x40] + objects)
     let opened = outcome(&sealedDecoder, encrypted)
     guard plain == opened else { fatalError("plaintext gave \(plain), sealed gave \(opened)") }
-    guard case let .failed(error) = outcome(&sealedDecoder, encrypted), case .replayedCounter = error.reason else {
-        fatalError("a replayed advertisement was not refused")
+    guard outcome(&sealedDecoder, encrypted) == .duplicate else { fatalError("a repeated advertisement was not a duplicate") }
+    // Sealed again at the same counter, with one more byte: authentic, but not above the last counter.
+    let longer = objects + [first]
+    if let resealed = try? AESCCM.seal(key: key, nonce: nonce, plaintext: longer, tagLength: 4) {
+        let replayed: [UInt8] = [0x41] + resealed.ciphertext + counter + resealed.tag
+        guard case let .failed(error) = outcome(&sealedDecoder, replayed), case .replayedCounter = error.reason else {
+            fatalError("a replayed counter was not refused")
+        }
     }
     // Plaintext to a keyed decoder is always the alarm, never readings.
     guard outcome(&sealedDecoder, [0x40] + objects) == .alarm else { fatalError("downgrade not raised") }

@@ -5,10 +5,14 @@ import BluetoothCore
 public struct AdvertisementDecoder: Hashable, Sendable {
     /// What one advertisement gave.
     public enum Outcome: Hashable, Sendable {
-        /// The advertisement's readings, to publish.
-        case readings([DecodedReading])
+        /// The advertisement's readings, to publish. For BTHome, `stoppedAt` is set when an
+        /// unknown object id ended decoding (``BTHomePacket/stoppedAt``); the readings before
+        /// it are good.
+        case readings([DecodedReading], stoppedAt: SensorDecodingError? = nil)
         /// BTHome plaintext from a device with a bind key (see ``BTHomeResult/downgradeAlarm(serviceData:)``).
         case downgradeAlarm(serviceData: [UInt8])
+        /// BTHome's last accepted advertisement repeated (``BTHomeResult/duplicate``).
+        case duplicate
         /// The advertisement carries no data of this format (a scan response with only a name).
         case absent
     }
@@ -31,8 +35,9 @@ public struct AdvertisementDecoder: Hashable, Sendable {
         case .bthome:
             guard let data = serviceData[BTHomeDecoder.serviceUUID] else { return .absent }
             switch try bthome.decode(serviceData: data, address: address) {
-            case let .accepted(packet): return .readings(packet.readings)
+            case let .accepted(packet): return .readings(packet.readings, stoppedAt: packet.stoppedAt)
             case let .downgradeAlarm(bytes): return .downgradeAlarm(serviceData: bytes)
+            case .duplicate: return .duplicate
             }
         case .ibeacon:
             guard let data = manufacturerData[IBeacon.companyID] else { return .absent }

@@ -9,7 +9,8 @@ import BluetoothCrypto
 /// MIC; the nonce is the device address (6 bytes, most significant first), the UUID as sent
 /// (D2 FC), the device information byte and the counter. An advertisement is accepted only
 /// when its MIC verifies and its counter is above the last one accepted, which stops a
-/// recorded advertisement being replayed. A device that restarts its counter (a new battery)
+/// recorded advertisement being replayed; the last accepted advertisement repeated byte for
+/// byte is ``BTHomeResult/duplicate``. A device that restarts its counter (a new battery)
 /// needs ``resetCounter()``.
 public struct BTHomeDecoder: Hashable, Sendable {
     /// The 16-byte AES key, or nil for a device that sends plaintext.
@@ -17,6 +18,13 @@ public struct BTHomeDecoder: Hashable, Sendable {
     /// The counter of the last accepted encrypted advertisement; persist it to keep replay
     /// protection across restarts.
     public private(set) var lastCounter: UInt32?
+    /// The last accepted encrypted service data and its advertiser, to tell a repeat from a replay.
+    private var lastAccepted: AcceptedFrame?
+
+    private struct AcceptedFrame: Hashable, Sendable {
+        let serviceData: [UInt8]
+        let address: BluetoothAddress
+    }
 
     /// The service data UUID BTHome v2 advertises under.
     public static let serviceUUID = BluetoothUUID(0xFCD2)
@@ -32,7 +40,10 @@ public struct BTHomeDecoder: Hashable, Sendable {
     }
 
     /// Forgets the last counter, for a device known to have restarted its count.
-    public mutating func resetCounter() { lastCounter = nil }
+    public mutating func resetCounter() {
+        lastCounter = nil
+        lastAccepted = nil
+    }
 
     /// Decodes `serviceData` (the bytes after the 0xFCD2 UUID) advertised by `address`.
     ///
@@ -56,6 +67,10 @@ public struct BTHomeDecoder: Hashable, Sendable {
             return .accepted(BTHomePacket(deviceInfo: info, address: carried, counter: nil, objects: objects, stoppedAt: stop))
         }
         guard let bindKey else { throw SensorDecodingError(.missingBindKey, offset: 0) }
+        // Identical to bytes already authenticated from this address, so its MIC would verify.
+        if let last = lastAccepted, last.address == address, last.serviceData.elementsEqual(serviceData) {
+            return .duplicate
+        }
         let payloadOffset = reader.position
         guard reader.remaining >= 8 else {
             throw reader.failure(.truncated(field: "counter and MIC", needed: 8, available: reader.remaining))
@@ -84,6 +99,7 @@ public struct BTHomeDecoder: Hashable, Sendable {
         }
         // Authentic, so its counter is spent even if its objects turn out malformed.
         lastCounter = counter
+        lastAccepted = AcceptedFrame(serviceData: Array(serviceData), address: address)
         // CCM is a stream mode: plaintext byte i sits where ciphertext byte i was.
         let (objects, stop) = try BTHomeObjectDecoding.objects(plaintext[...], base: payloadOffset)
         return .accepted(BTHomePacket(deviceInfo: info, address: carried, counter: counter, objects: objects, stoppedAt: stop))

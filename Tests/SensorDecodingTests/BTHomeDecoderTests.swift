@@ -85,15 +85,30 @@ import SensorDecoding
     @Test func replayedAndOlderCountersAreRejected() throws {
         var decoder = try BTHomeDecoder(bindKey: Self.key)
         _ = try Self.packet(try decoder.decode(serviceData: Self.specExample, address: Self.device))
-        #expect(throws: SensorDecodingError(.replayedCounter(counter: 1_122_867, lastAccepted: 1_122_867), offset: 7)) {
-            try decoder.decode(serviceData: Self.specExample, address: Self.device)
-        }
         #expect(throws: SensorDecodingError(.replayedCounter(counter: 1_122_866, lastAccepted: 1_122_867), offset: 7)) {
             try decoder.decode(serviceData: Self.previousCounter, address: Self.device)
         }
         let next = try Self.packet(try decoder.decode(serviceData: Self.nextCounter, address: Self.device))
         #expect(next.counter == 1_122_868)
         #expect(decoder.lastCounter == 1_122_868)
+        // An authentic older advertisement sent again later is a replay, not a repeat.
+        #expect(throws: SensorDecodingError(.replayedCounter(counter: 1_122_867, lastAccepted: 1_122_868), offset: 7)) {
+            try decoder.decode(serviceData: Self.specExample, address: Self.device)
+        }
+    }
+
+    @Test func theSameAdvertisementRepeatedIsADuplicateNotReadings() throws {
+        // test_same_service_data: the advertiser repeats its PDU until the data changes.
+        var decoder = try BTHomeDecoder(bindKey: Self.key)
+        _ = try Self.packet(try decoder.decode(serviceData: Self.specExample, address: Self.device))
+        #expect(try decoder.decode(serviceData: Self.specExample, address: Self.device) == .duplicate)
+        #expect(try decoder.decode(serviceData: Self.specExample[...], address: Self.device) == .duplicate)
+        // From another address the bytes are not the device's: the nonce differs.
+        #expect(throws: SensorDecodingError(.authenticationFailed, offset: 11)) {
+            try decoder.decode(serviceData: Self.specExample, address: address("54:48:E6:8F:80:A6"))
+        }
+        _ = try Self.packet(try decoder.decode(serviceData: Self.nextCounter, address: Self.device))
+        #expect(try decoder.decode(serviceData: Self.nextCounter, address: Self.device) == .duplicate)
     }
 
     @Test func aForgeryNeverMovesTheCounter() throws {
@@ -119,6 +134,9 @@ import SensorDecoding
         #expect(throws: SensorDecodingError(.replayedCounter(counter: 0, lastAccepted: 0xFFFF_FFFF), offset: 7)) {
             try decoder.decode(serviceData: restarted, address: Self.device)
         }
+        decoder.resetCounter()
+        #expect(try Self.packet(try decoder.decode(serviceData: restarted, address: Self.device)).counter == 0)
+        // After a reset even the last frame before it decodes again: nothing is remembered.
         decoder.resetCounter()
         #expect(try Self.packet(try decoder.decode(serviceData: restarted, address: Self.device)).counter == 0)
     }
@@ -238,8 +256,16 @@ import SensorDecoding
         let outcome = try decoder.decode(address: Self.device,
                                          serviceData: [BluetoothUUID(0xFCD2): Self.specExample, BluetoothUUID(0xFEAA): [0x99]],
                                          manufacturerData: [:])
-        guard case let .readings(readings) = outcome else { Issue.record("\(outcome)"); return }
+        guard case let .readings(readings, stop) = outcome else { Issue.record("\(outcome)"); return }
         #expect(readings.map(\.key) == ["temperature", "humidity"])
+        #expect(stop == nil)
+        #expect(try decoder.decode(address: Self.device, serviceData: [BluetoothUUID(0xFCD2): Self.specExample],
+                                   manufacturerData: [:]) == .duplicate)
+        var keyless = try AdvertisementDecoder(format: .bthome)
+        var plain = try BTHomeDecoder()
+        let battery = try Self.packet(try plain.decode(serviceData: bytes("40015d"), address: Self.device)).readings
+        #expect(try keyless.decode(address: Self.device, serviceData: [BluetoothUUID(0xFCD2): bytes("40015dfe")], manufacturerData: [:])
+                == .readings(battery, stoppedAt: SensorDecodingError(.unknownObjectID(0xFE), offset: 3)))
         #expect(try decoder.decode(address: Self.device, serviceData: [:], manufacturerData: [0x004C: [1]]) == .absent)
         #expect(decoder.bthome.lastCounter == 1_122_867)
     }

@@ -121,7 +121,7 @@ import SensorDecoding
     @Test func advertisementDecoderDispatchesEachFormat() throws {
         let device = address("00:01:02:03:04:05")
         var ibeacon = try AdvertisementDecoder(format: .ibeacon)
-        guard case let .readings(beacon) = try ibeacon.decode(
+        guard case let .readings(beacon, _) = try ibeacon.decode(
             address: device, serviceData: [:],
             manufacturerData: [0x004C: bytes("0215 b5b182c7eab14988aa99b5c1517008d9 0001 0002 c6")]) else {
             Issue.record("no readings"); return
