@@ -15,7 +15,8 @@ import PackageDescription
 //   GATT            ATTPresentation  SMP     engines + attribute database; PDU fields and JSON;
 //                                            Security Manager (PDUs, toolbox, sans-I/O pairing)
 //   ATT             HCI                      codec + bearer; commands, events, ACL, L2CAP
-//   BluetoothCrypto                          AES-128, AES-CMAC, P-256 ECDH, random bytes (libcrypto)
+//   SensorDecoding                           gateway decoders: BTHome, iBeacon, Eddystone, characteristic values
+//   BluetoothCrypto                          AES-128, AES-CMAC, AES-CCM, P-256 ECDH, random bytes (libcrypto)
 //   BluetoothCore                            UUIDs, addresses, handles, opcodes, ByteReader, MonotonicTime
 // Test support, for test targets and AttuneBench only (never a product):
 //   GATTTestSupport        on GATT: in-memory client–server pipe, synthetic databases
@@ -41,6 +42,7 @@ let package = Package(
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "GatewayCore", targets: ["GatewayCore"]),
+        .library(name: "SensorDecoding", targets: ["SensorDecoding"]),
         .executable(name: "attune", targets: ["AttuneCLI"]),
         .executable(name: "attune-bench", targets: ["AttuneBench"]),
     ],
@@ -59,6 +61,8 @@ let package = Package(
         .target(name: "BluetoothCore"),
         // AES-128, AES-CMAC, P-256 ECDH and random bytes through libcrypto, for GATT and SMP.
         .target(name: "BluetoothCrypto", dependencies: ["BluetoothCore", "CCrypto"]),
+        // Advertisement (BTHome, iBeacon, Eddystone, raw) and characteristic value decoders for the gateway.
+        .target(name: "SensorDecoding", dependencies: ["BluetoothCore", "BluetoothCrypto"]),
         .target(name: "ATT", dependencies: ["BluetoothCore"]),
         // PDUs as named fields and JSON, for decoders, reports and the CLI; not part of the codec.
         .target(name: "ATTPresentation", dependencies: ["ATT"]),
@@ -91,6 +95,8 @@ let package = Package(
         .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport"]),
         // GatewayCore's rules, driven by injected time and seeded jitter.
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore", "BluetoothCore"]),
+        // Decoders against the published BTHome, Eddystone and SIG sample payloads.
+        .testTarget(name: "SensorDecodingTests", dependencies: ["SensorDecoding", "BluetoothCore"]),
         .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture", "Replay"]),
     ],
     swiftLanguageModes: [.v6]
