@@ -16,6 +16,7 @@ import PackageDescription
 //   ATT             HCI                      codec + bearer; commands, events, ACL, L2CAP
 //   BluetoothCrypto                          AES-128, AES-CMAC, P-256 ECDH, random bytes (libcrypto)
 //   BluetoothCore                            UUIDs, addresses, handles, opcodes, ByteReader, MonotonicTime
+//   GatewayConfig (on BluetoothCore, CYAML)  the gateway's YAML config (libyaml) as typed, validated values
 // Test support, for test targets and AttuneBench only (never a product):
 //   GATTTestSupport        on GATT: in-memory client–server pipe, synthetic databases
 //   ControllerTestSupport  on Transport: scripted H4 controllers on UNIX sockets (init
@@ -39,6 +40,7 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "GatewayConfig", targets: ["GatewayConfig"]),
         .executable(name: "attune", targets: ["AttuneCLI"]),
         .executable(name: "attune-bench", targets: ["AttuneBench"]),
     ],
@@ -52,6 +54,12 @@ let package = Package(
             name: "CCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
+        ),
+        // libyaml, the YAML parser the gateway's config loader runs on.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
         ),
         .target(name: "CAllocCounter"),
         .target(name: "BluetoothCore"),
@@ -85,6 +93,9 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "SMP", "Capture", "Replay", "Attune", "ControllerTestSupport"]),
         // Runs the built `attune` executable (swift test builds every product first).
         .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport"]),
+        // The gateway's config file: bounded YAML loading, typed validation with paths, plan and reload diff.
+        .target(name: "GatewayConfig", dependencies: ["BluetoothCore", "CYAML"]),
+        .testTarget(name: "GatewayConfigTests", dependencies: ["GatewayConfig", "BluetoothCore"]),
         .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture", "Replay"]),
     ],
     swiftLanguageModes: [.v6]
