@@ -56,7 +56,7 @@ extension GatewayConfiguration {
         case .poll: head += "connect poll every \(DurationText.format(d.pollInterval ?? .seconds(600)))"
         }
         if let a = d.advertisement {
-            head += "; advertisements decoded as \(a.rawValue)" + (d.bindkey == nil ? "" : " (encrypted, bindkey set)")
+            head += "; decoder \(a.rawValue)" + (d.bindkey == nil ? "" : " (encrypted, bindkey set)")
         }
         var lines = [head]
         let topic = "\(mqtt.base)/dev/\(d.name)/"

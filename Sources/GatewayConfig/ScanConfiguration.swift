@@ -39,8 +39,8 @@ public struct ScanConfiguration: Hashable, Sendable {
         intervalUnits = interval ?? max(512, window ?? 0)
         windowUnits = window ?? min(480, intervalUnits)
         if windowUnits > intervalUnits {
-            throw m.error("window_ms", "\(Double(windowUnits) * 0.625) ms is longer than the interval "
-                + "(\(Double(intervalUnits) * 0.625) ms)")
+            throw m.error("window_ms", "\(number(Double(windowUnits) * 0.625)) ms is longer than the interval "
+                + "(\(number(Double(intervalUnits) * 0.625)) ms)")
         }
     }
 
