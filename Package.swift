@@ -18,6 +18,7 @@ import PackageDescription
 //   SensorDecoding                           gateway decoders: BTHome, iBeacon, Eddystone, characteristic values
 //   BluetoothCrypto                          AES-128, AES-CMAC, AES-CCM, P-256 ECDH, random bytes (libcrypto)
 //   BluetoothCore                            UUIDs, addresses, handles, opcodes, ByteReader, MonotonicTime
+//   GatewayConfig (on BluetoothCore, CYAML)  the gateway's YAML config (libyaml) as typed, validated values
 // Test support, for test targets and AttuneBench only (never a product):
 //   GATTTestSupport        on GATT: in-memory client–server pipe, synthetic databases
 //   ControllerTestSupport  on Transport: scripted H4 controllers on UNIX sockets (init
@@ -43,6 +44,7 @@ let package = Package(
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "GatewayCore", targets: ["GatewayCore"]),
         .library(name: "SensorDecoding", targets: ["SensorDecoding"]),
+        .library(name: "GatewayConfig", targets: ["GatewayConfig"]),
         .executable(name: "attune", targets: ["AttuneCLI"]),
         .executable(name: "attune-bench", targets: ["AttuneBench"]),
     ],
@@ -56,6 +58,12 @@ let package = Package(
             name: "CCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
+        ),
+        // libyaml, the YAML parser the gateway's config loader runs on.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
         ),
         .target(name: "CAllocCounter"),
         .target(name: "BluetoothCore"),
@@ -97,6 +105,9 @@ let package = Package(
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore", "BluetoothCore"]),
         // Decoders against the published BTHome, Eddystone and SIG sample payloads.
         .testTarget(name: "SensorDecodingTests", dependencies: ["SensorDecoding", "BluetoothCore"]),
+        // The gateway's config file: bounded YAML loading, typed validation with paths, plan and reload diff.
+        .target(name: "GatewayConfig", dependencies: ["BluetoothCore", "CYAML"]),
+        .testTarget(name: "GatewayConfigTests", dependencies: ["GatewayConfig", "BluetoothCore"]),
         .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture", "Replay"]),
     ],
     swiftLanguageModes: [.v6]

@@ -17,12 +17,13 @@ out=".fuzz/$name"
 mkdir -p "$out/modules" "$out/corpus"
 # The modules share `package` declarations, as in the package build.
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name Attune -I "$out/modules" -L "$out/modules")
-cflags=(-I Sources/CCrypto -I Sources/CBlueZ -I Sources/CAllocCounter/include)
+cflags=(-I Sources/CCrypto -I Sources/CBlueZ -I Sources/CYAML -I Sources/CAllocCounter/include)
 links=()
 for m in $modules; do
     case "$m" in
     CCrypto) links+=(-lcrypto); continue ;;
     CBlueZ) links+=(-lbluetooth); continue ;;
+    CYAML) links+=(-lyaml); continue ;;
     esac
     mapfile -t files < <(find "Sources/$m" -name '*.swift' | sort)
     swiftc "${flags[@]}" "${cflags[@]}" -module-name "$m" -emit-module -emit-module-path "$out/modules/$m.swiftmodule" \

@@ -2,13 +2,14 @@
 # Installs the Debian 12 packages Attune builds and tests with. Idempotent; run as root.
 #   libbluetooth-dev  CBlueZ (kernel L2CAP/HCI sockets through libbluetooth)
 #   libssl-dev        CCrypto (AES-CMAC for the Database Hash and signed writes)
+#   libyaml-dev       CYAML (the gateway's YAML config loader)
 #   tshark            the independent decoder our capture tests compare against
 #   qemu/busybox/bluez/kmod/cpio/xz  the kernel lab VM (Scripts/kernel-lab.sh)
 #   python3-venv      the Bumble interop venv (Scripts/interop/)
 #   bluez-source/gcc/libc6-dev/bzip2  BlueZ's btgatt-server and btgatt-client for the kernel lab
 #                     (Scripts/build-bluez-peer.sh builds them; it installs nothing at test time)
 set -euo pipefail
-packages=(libbluetooth-dev libssl-dev pkg-config tshark qemu-system-x86 busybox-static bluez bluez-test-tools
+packages=(libbluetooth-dev libssl-dev libyaml-dev pkg-config tshark qemu-system-x86 busybox-static bluez bluez-test-tools
           kmod cpio xz-utils python3-venv bluez-source gcc libc6-dev bzip2)
 missing=()
 for p in "${packages[@]}"; do
