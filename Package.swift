@@ -28,6 +28,8 @@ import PackageDescription
 // and BluetoothCrypto (not ATT or HCI); GATT takes AES-CMAC from BluetoothCrypto and
 // re-exports it.
 // CBlueZ (libbluetooth) and CCrypto (libcrypto) are Debian system libraries.
+//   MQTTClient   on Transport (KernelEventLoop) and CMosquitto (libmosquitto): the gateway's MQTT 5 client;
+//                MQTTTestSupport runs a real Debian mosquitto broker for its tests (never a product)
 let package = Package(
     name: "Attune",
     products: [
@@ -45,6 +47,7 @@ let package = Package(
         .library(name: "GatewayCore", targets: ["GatewayCore"]),
         .library(name: "SensorDecoding", targets: ["SensorDecoding"]),
         .library(name: "GatewayConfig", targets: ["GatewayConfig"]),
+        .library(name: "MQTTClient", targets: ["MQTTClient"]),
         .executable(name: "attune", targets: ["AttuneCLI"]),
         .executable(name: "attune-bench", targets: ["AttuneBench"]),
     ],
@@ -64,6 +67,12 @@ let package = Package(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
+        ),
+        // Debian's libmosquitto, the MQTT 5 client library under MQTTClient.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
         ),
         .target(name: "CAllocCounter"),
         .target(name: "BluetoothCore"),
@@ -92,6 +101,12 @@ let package = Package(
         .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ControllerTestSupport", "ATTPresentation", "CAllocCounter"]),
         // Runs inside the kernel lab VM (Scripts/kernel-lab.sh): our central on hci0 against our peripheral on hci1.
         .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT", "Attune"]),
+        // The gateway's MQTT 5 client over libmosquitto, driven from KernelEventLoop.
+        .target(name: "MQTTClient", dependencies: ["CMosquitto", "Transport"]),
+        // A real Debian mosquitto broker on 127.0.0.1 and a random port, for MQTT tests.
+        .target(name: "MQTTTestSupport", dependencies: ["MQTTClient"]),
+        // MQTTClient against the real broker: round trips, will, restart, queue bound, keepalive.
+        .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "MQTTTestSupport"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation"], resources: []),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "ATTPresentation", "Replay"]),
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto"]),

@@ -8,9 +8,11 @@
 #   python3-venv      the Bumble interop venv (Scripts/interop/)
 #   bluez-source/gcc/libc6-dev/bzip2  BlueZ's btgatt-server and btgatt-client for the kernel lab
 #                     (Scripts/build-bluez-peer.sh builds them; it installs nothing at test time)
+#   libmosquitto-dev/mosquitto/mosquitto-clients  CMosquitto (MQTTClient) and the real broker its tests run
 set -euo pipefail
 packages=(libbluetooth-dev libssl-dev libyaml-dev pkg-config tshark qemu-system-x86 busybox-static bluez bluez-test-tools
-          kmod cpio xz-utils python3-venv bluez-source gcc libc6-dev bzip2)
+          kmod cpio xz-utils python3-venv bluez-source gcc libc6-dev bzip2
+          libmosquitto-dev mosquitto mosquitto-clients)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,57 @@
+import Testing
+@testable import MQTTClient
+
+/// The parts that need no broker: URLs, the bounded streams, the queue ring, the backoff.
+@Suite struct MQTTValueTests {
+    @Test("mqtt:// and mqtts:// URLs give host, port and TLS; hostile ones give a reason, never a crash")
+    func urls() throws {
+        let plain = try MQTTConfiguration(url: "mqtt://127.0.0.1:1884", clientID: "a")
+        #expect(plain.host == "127.0.0.1" && plain.port == 1884 && plain.tls == nil)
+        let secure = try MQTTConfiguration(url: "mqtts://broker.local", clientID: "a", tls: .init(caFile: "/ca.pem"))
+        #expect(secure.port == 8883 && secure.tls?.caFile == "/ca.pem")
+        let six = try MQTTConfiguration(url: "mqtt://[::1]:99", clientID: "a")
+        #expect(six.host == "::1" && six.port == 99)
+        for bad in ["http://x", "mqtt://", "mqtt://h:0", "mqtt://h:65536", "mqtt://h:99999999999999999999",
+                    "mqtt://h:-1", "mqtt://u:p@h", "mqtt://h/path", "mqtt://[::1", "mqtt://[::1]x", "mqtt://h:"] {
+            #expect(throws: MQTTError.self, "\(bad)") { try MQTTConfiguration(url: bad, clientID: "a") }
+        }
+    }
+
+    @Test("a full stream drops the newest and says how many, in the place of the gap")
+    func streamReportsDrops() async {
+        let stream = MQTTStream<Int>(capacity: 2)
+        for value in 1...5 { stream.buffer.offer(value) }
+        stream.buffer.offer(6)  // still full: dropped too
+        var iterator = stream.makeAsyncIterator()
+        #expect(await iterator.next() == .value(1))
+        #expect(await iterator.next() == .value(2))
+        #expect(await iterator.next() == .dropped(count: 4))
+        stream.buffer.offer(7)
+        #expect(await iterator.next() == .value(7))
+        stream.buffer.finish()
+        #expect(await iterator.next() == nil)
+        #expect(stream.buffer.dropped == 4)
+    }
+
+    @Test("the ring keeps order across growth and put-backs")
+    func ring() {
+        var ring = OutboundRing<Int>()
+        for value in 0..<40 { ring.append(value) }
+        for _ in 0..<30 { _ = ring.popFirst() }
+        for value in 40..<60 { ring.append(value) }
+        ring.prepend(29)
+        var out: [Int] = []
+        while let value = ring.popFirst() { out.append(value) }
+        #expect(out == Array(29..<60))
+    }
+
+    @Test("backoff: 0.25 s doubling to 30 s, reset on connect")
+    func backoff() {
+        var backoff = ReconnectBackoff()
+        let delays = (0..<10).map { _ in backoff.take() }
+        #expect(delays.prefix(4) == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)])
+        #expect(delays.last == .seconds(30))
+        backoff.reset()
+        #expect(backoff.take() == .milliseconds(250))
+    }
+}
