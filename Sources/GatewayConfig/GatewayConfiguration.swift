@@ -60,6 +60,9 @@ public struct GatewayConfiguration: Hashable, Sendable {
         } catch {
             throw GatewayConfigError(path: .root, mark: nil, message: "cannot read \(path): \(error.reason)")
         }
+        guard bytes.count <= limits.maxBytes else {
+            throw GatewayConfigError(path: .root, mark: nil, message: "\(path) is larger than \(limits.maxBytes) bytes")
+        }
         return try GatewayConfiguration(yaml: bytes, limits: limits)
     }
 

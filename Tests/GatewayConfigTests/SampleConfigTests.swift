@@ -134,4 +134,30 @@ import BluetoothCore
         """)
         #expect(c.devices[0].gatt.map(\.characteristic) == [BluetoothUUID(0x2902), BluetoothUUID(0x2A37)])
     }
+
+    /// Addresses need no quotes, in block or flow style.
+    @Test func unquotedAddresses() throws {
+        let c = try load(minimalHead + """
+        devices:
+          - {name: a, address: A4:C1:38:11:22:33}
+          - name: b
+            address: a4:c1:38:11:22:34
+        """)
+        #expect(c.devices.map(\.identity) == [.address(BluetoothAddress(0xA4, 0xC1, 0x38, 0x11, 0x22, 0x33), .public),
+                                              .address(BluetoothAddress(0xA4, 0xC1, 0x38, 0x11, 0x22, 0x34), .public)])
+    }
+
+    /// `load(path:)` reads through the injected reader, asking for one byte over the limit.
+    @Test func loadFromAPath() throws {
+        let c = try GatewayConfiguration.load(path: "/etc/attune/gw.yaml") { path, limit throws(FileReadError) in
+            #expect(path == "/etc/attune/gw.yaml" && limit == (4 << 20) + 1)
+            return Array(issueSample.utf8)
+        }
+        #expect(c == (try load(issueSample)))
+        #expect(throws: GatewayConfigError(path: .root, mark: nil, message: "/big.yaml is larger than 10 bytes")) {
+            try GatewayConfiguration.load(path: "/big.yaml", limits: YAMLLimits(maxBytes: 10)) { _, limit throws(FileReadError) in
+                Array(repeating: 0x20, count: limit)
+            }
+        }
+    }
 }
