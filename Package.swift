@@ -121,8 +121,8 @@ let package = Package(
         // Decoders against the published BTHome, Eddystone and SIG sample payloads.
         .testTarget(name: "SensorDecodingTests", dependencies: ["SensorDecoding", "BluetoothCore"]),
         // The gateway's config file: bounded YAML loading, typed validation with paths, plan and reload diff.
-        .target(name: "GatewayConfig", dependencies: ["BluetoothCore", "CYAML"]),
-        .testTarget(name: "GatewayConfigTests", dependencies: ["GatewayConfig", "BluetoothCore"]),
+        .target(name: "GatewayConfig", dependencies: ["BluetoothCore", "CYAML", "SensorDecoding"]),
+        .testTarget(name: "GatewayConfigTests", dependencies: ["GatewayConfig", "BluetoothCore", "SensorDecoding"]),
         .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture", "Replay"]),
     ],
     swiftLanguageModes: [.v6]

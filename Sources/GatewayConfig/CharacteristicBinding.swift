@@ -1,3 +1,4 @@
+import SensorDecoding
 import BluetoothCore
 
 /// One `gatt:` entry: a characteristic of a connected device and what the gateway does with it.
@@ -69,7 +70,7 @@ public struct CharacteristicBinding: Hashable, Sendable {
         format = try m.optional("decode") { n, p throws(GatewayConfigError) in try Read.choice(n, p, ValueFormat.self) } ?? .hex
         scale = try m.optional("scale") { n, p throws(GatewayConfigError) in try Read.number(n, p) }
         unit = try m.optional("unit") { n, p throws(GatewayConfigError) in try Read.text(n, p, maxLength: 32) }
-        for key in ["scale", "unit"] where m.has(key) && format.isText {
+        for key in ["scale", "unit"] where m.has(key) && (format == .utf8 || format == .hex) {
             throw m.error(key, "does not apply to decode: \(format.rawValue)")
         }
         if subscription == .none, read == .never, !write {

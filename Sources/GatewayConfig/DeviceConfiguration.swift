@@ -1,3 +1,4 @@
+import SensorDecoding
 import BluetoothCore
 
 /// One `devices:` entry.
@@ -23,9 +24,6 @@ public struct DeviceConfiguration: Hashable, Sendable {
     }
 
     /// The advertisement decoder for the device (`decode:` of the device).
-    public enum AdvertisementFormat: String, Hashable, Sendable, CaseIterable {
-        case bthome, ibeacon, eddystone, raw
-    }
 
     /// Unique, and one MQTT topic level: `<base>/dev/<name>/...`.
     public var name: String

@@ -1,3 +1,4 @@
+import SensorDecoding
 import Testing
 @testable import GatewayConfig
 

@@ -1,3 +1,4 @@
+import SensorDecoding
 import Testing
 import BluetoothCore
 @testable import GatewayConfig
@@ -35,7 +36,7 @@ import BluetoothCore
         #expect(hr.advertisement == nil)
         #expect(hr.gatt == [
             CharacteristicBinding(characteristic: 0x2A37, subscription: .notify, topic: "heart_rate",
-                                  format: .heart_rate_measurement),
+                                  format: .heartRateMeasurement),
             CharacteristicBinding(characteristic: 0x2A19, read: .every(.seconds(60)), topic: "battery", format: .u8),
             CharacteristicBinding(characteristic: 0x2A39, write: true, topic: "control"),
         ])

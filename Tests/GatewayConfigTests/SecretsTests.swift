@@ -1,3 +1,4 @@
+import SensorDecoding
 import Testing
 import Glibc
 @testable import GatewayConfig
