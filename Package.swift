@@ -97,7 +97,10 @@ let package = Package(
         .target(name: "Attune", dependencies: ["ATT", "GATT", "HCI", "Capture", "Replay", "Transport"]),
         // The gateway's scheduler, pool, availability, watchdog, scan health and lease: decisions, no I/O.
         .target(name: "GatewayCore", dependencies: ["BluetoothCore"]),
-        .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "ATT", "GATT", "HCI", "Capture", "Replay", "Transport", "ATTPresentation"]),
+        // `attune gateway`: the BLE to MQTT daemon, on the public API (Attune) and the gateway modules.
+        .target(name: "Gateway", dependencies: ["Attune", "BluetoothCore", "GatewayConfig", "GatewayCore", "SensorDecoding",
+                                                "MQTTClient"]),
+        .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "Gateway", "GatewayConfig", "MQTTClient", "ATT", "GATT", "HCI", "Capture", "Replay", "Transport", "ATTPresentation"]),
         .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ControllerTestSupport", "ATTPresentation", "CAllocCounter"]),
         // Runs inside the kernel lab VM (Scripts/kernel-lab.sh): our central on hci0 against our peripheral on hci1.
         .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT", "Attune"]),
@@ -107,6 +110,8 @@ let package = Package(
         .target(name: "MQTTTestSupport", dependencies: ["MQTTClient"]),
         // MQTTClient against the real broker: round trips, will, restart, queue bound, keepalive.
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "MQTTTestSupport"]),
+        // The gateway against the real mosquitto broker and peripherals on the memory radio.
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "GatewayConfig", "MQTTClient", "MQTTTestSupport", "Attune"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation"], resources: []),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "ATTPresentation", "Replay"]),
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto"]),

@@ -4,7 +4,7 @@
 /// before connecting. `plan` says in words what would run; `changes(from:)` compares two for
 /// a reload.
 public struct GatewayConfiguration: Hashable, Sendable {
-    public var mqtt: MQTTConfiguration
+    public var mqtt: BrokerConfiguration
     /// In affinity order: a device goes to the first adapter with a free slot.
     public var adapters: [AdapterConfiguration]
     public var scan: ScanConfiguration
@@ -18,7 +18,7 @@ public struct GatewayConfiguration: Hashable, Sendable {
     /// The most adapters one gateway drives.
     public static let maxAdapters = 16
 
-    public init(mqtt: MQTTConfiguration, adapters: [AdapterConfiguration], scan: ScanConfiguration = ScanConfiguration(),
+    public init(mqtt: BrokerConfiguration, adapters: [AdapterConfiguration], scan: ScanConfiguration = ScanConfiguration(),
                 discoverUnknown: Bool = false, devices: [DeviceConfiguration] = []) {
         self.mqtt = mqtt
         self.adapters = adapters
@@ -41,7 +41,7 @@ public struct GatewayConfiguration: Hashable, Sendable {
             throw GatewayConfigError(path: .root, mark: node.mark,
                                      message: "expected a mapping at the top of the config, got \(node.kindDescription)")
         }
-        mqtt = try m.require("mqtt") { n, p throws(GatewayConfigError) in try MQTTConfiguration(n, at: p) }
+        mqtt = try m.require("mqtt") { n, p throws(GatewayConfigError) in try BrokerConfiguration(n, at: p) }
         adapters = try m.require("adapters") { n, p throws(GatewayConfigError) in try Self.adapters(n, p) }
         scan = try m.optional("scan") { n, p throws(GatewayConfigError) in try ScanConfiguration(n, at: p) }
             ?? ScanConfiguration()

@@ -116,6 +116,11 @@ public final class MosquittoBroker: Sendable {
         }
         guard let running, running.isRunning else { return }
         Glibc.kill(running.processIdentifier, signal)
+        // A broker started from a thread that blocks SIGTERM (the test runner's worker
+        // threads can) inherits the mask and never sees it: after 5 s it is killed.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while running.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+        if running.isRunning { Glibc.kill(running.processIdentifier, SIGKILL) }
         running.waitUntilExit()
     }
 

@@ -1,5 +1,5 @@
 /// The `mqtt:` section: the broker, who the gateway is on it, and where its topics go.
-public struct MQTTConfiguration: Hashable, Sendable {
+public struct BrokerConfiguration: Hashable, Sendable {
     public var broker: MQTTBrokerURL
     /// PEM files for `mqtts://`: a CA to trust (nil: the system's), and a client certificate
     /// with its key (both or neither).

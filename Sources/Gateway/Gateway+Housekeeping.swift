@@ -1,0 +1,74 @@
+import GatewayCore
+
+extension Gateway {
+    /// Once a second: each device whose values changed gets its retained `state`, and the
+    /// adapters topic is refreshed.
+    func publishChanges() {
+        for (device, state) in values.takeChanged() {
+            publish(topics.state(device), state, retain: true)
+        }
+        publishAdapters()
+    }
+
+    /// `attune/gateway/<id>/adapters`: powered, scanning, slots, advertisements per second, resets.
+    func publishAdapters() {
+        let now = clock.now
+        let entries = adapters.map { adapter in
+            JSONText.object([
+                ("transport", JSONText.quoted(adapter.name)),
+                ("powered", adapter.central.state == .poweredOn ? "true" : "false"),
+                ("scanning", adapter.scanning ? "true" : "false"),
+                ("slots_used", String(adapter.scheduler.slotsUsed)),
+                ("slots_free", String(adapter.scheduler.slotsFree)),
+                ("advertisements_per_s", JSONText.number((adapter.health.advertisementsPerSecond(at: now) * 10).rounded() / 10)),
+                ("resets", String(adapter.resets)),
+            ])
+        }
+        publish(topics.adapters, "[" + entries.joined(separator: ", ") + "]", retain: true)
+    }
+
+    /// `attune/dev/<name>/explain`, retained: the device's live state, which
+    /// `attune gateway CONFIG --explain NAME` prints.
+    func publishExplain(_ name: String) {
+        guard let device = devices[name] else { return }
+        let adapter = adapters[safe: device.adapter]
+        var fields: [(String, String)] = [
+            ("device", JSONText.quoted(name)),
+            ("adapter", adapter.map { JSONText.quoted($0.name) } ?? "null"),
+            ("connected", device.handle != nil ? "true" : "false"),
+            ("online", availability.availability(of: device.id).map { $0 ? "true" : "false" } ?? "null"),
+        ]
+        if let report = adapter?.scheduler.report(for: device.id) {
+            fields.append(("link", JSONText.quoted("\(report.link)")))
+            fields.append(("retry", JSONText.quoted("\(report.retry)")))
+            fields.append(("failures", String(report.failures)))
+            fields.append(("last_failure", report.lastFailure.map { JSONText.quoted(Self.describe($0)) } ?? "null"))
+        }
+        if let slots = adapter { fields.append(("slot", "\(slots.scheduler.slotsUsed)/\(slots.scheduler.configuration.maxConnections)")) }
+        fields.append(("last_error", device.lastError.map(JSONText.quoted) ?? "null"))
+        fields.append(("subscriptions", "[" + device.configuration.gatt.filter { $0.subscription != .none }
+            .map { JSONText.quoted($0.topic) }.joined(separator: ", ") + "]"))
+        fields.append(("values", values.state(of: name)))
+        fields.append(("ts", JSONText.number(Self.timestamp())))
+        publish(topics.explain(name), JSONText.object(fields), retain: true)
+    }
+
+    static func describe(_ failure: SchedulerFailure) -> String {
+        switch failure {
+        case .connectFailed(let reason): "connect failed: \(reason)"
+        case .connectTimeout: "connect timed out"
+        case .disconnected(let reason): "disconnected: \(reason)"
+        }
+    }
+
+    /// Home Assistant device-based discovery: one retained config per device, naming a
+    /// sensor component per published topic, and its availability.
+    func publishDiscovery() {
+        guard let discovery = configuration.mqtt.discovery else { return }
+        for device in configuration.devices {
+            let document = HomeAssistantDiscovery.document(for: device, topics: topics)
+            publish("\(discovery.prefix)/device/\(HomeAssistantDiscovery.identifier(device.name, topics))/config",
+                    document, retain: true)
+        }
+    }
+}
