@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay", "ControllerTestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "SMP", "Capture", "Replay", "Attune", "ControllerTestSupport"]),
         // Runs the built `attune` executable (swift test builds every product first).
-        .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport"]),
+        .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport", "MQTTClient", "MQTTTestSupport"]),
         // GatewayCore's rules, driven by injected time and seeded jitter.
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore", "BluetoothCore"]),
         // Decoders against the published BTHome, Eddystone and SIG sample payloads.

@@ -10,6 +10,7 @@ enum Commands {
         SubscribeCommand.self,
         PairCommand.self,
         ServeCommand.self,
+        GatewayCommand.self,
         BondsCommand.self,
         UnpairCommand.self,
         PDUCommand.self,

@@ -20,6 +20,11 @@ enum Shutdown {
         registered.withLock { $0.append { await manager.disconnectAll() } }
     }
 
+    /// Any other step a command must finish before exit (the gateway's offline messages).
+    static func register(_ step: @escaping @Sendable () async -> Void) {
+        registered.withLock { $0.append(step) }
+    }
+
     private static let running = Mutex<Task<Void, Never>?>(nil)
 
     /// Runs every registered step, all at the same time; a second call waits for the

@@ -14,7 +14,8 @@ import SensorDecoding
 /// decodes and publishes itself, and the MQTT client's own loop thread carries the
 /// broker link, so Bluetooth work never holds up the keepalive.
 public actor Gateway {
-    public let configuration: GatewayConfiguration
+    /// The running config (a reload replaces its devices).
+    public private(set) var configuration: GatewayConfiguration
     public let topics: GatewayTopics
     let mqtt: MQTTClient
     let clock = GatewayClock()
@@ -67,14 +68,6 @@ public actor Gateway {
                 scheduler: ConnectionScheduler(configuration: scheduling, random: SplitMix64(seed: seed.next())),
                 health: ScanHealth(adapter: AdapterID(adapter.transport))))
         }
-        for device in configuration.devices {
-            var runtime = DeviceRuntime(configuration: device, adapter: 0)
-            if let format = device.advertisement {
-                runtime.decoder = try? AdvertisementDecoder(format: format, bindKey: device.bindkey?.bytes)
-            }
-            devices[device.name] = runtime
-            if case .address(let address, _) = device.identity { byAddress[address] = device.name }
-        }
     }
 
     /// The last will for `configuration`: the status topic says `offline`, retained.
@@ -95,13 +88,7 @@ public actor Gateway {
         }
         listener = Task { [weak self] in await self?.listen() }
         let now = clock.now
-        for (name, device) in devices {
-            let id = DeviceID(name)
-            let policy = Self.policy(device.configuration)
-            availability.register(id, followsLink: policy == .keep)
-            guard policy != .never, adapters.indices.contains(device.adapter) else { continue }
-            run(adapter: device.adapter, adapters[device.adapter].scheduler.add(id, policy: policy, at: now))
-        }
+        for device in configuration.devices { add(device, at: now) }
         for index in adapters.indices { startScan(index) }
         housekeeping = Task { [weak self] in
             while !Task.isCancelled {
@@ -134,6 +121,8 @@ public actor Gateway {
         listener?.cancel()
         await mqtt.close()
     }
+
+    func reloaded(_ new: GatewayConfiguration) { configuration = new }
 
     static func policy(_ device: DeviceConfiguration) -> ConnectPolicy {
         switch device.connect {

@@ -3,11 +3,13 @@ import Synchronization
 
 /// Every message a test's subscriber gets, kept in order, and waits for one that matches:
 /// woken by each arrival, bounded by a deadline (never a delay the test depends on).
-final class BrokerRecorder: Sendable {
-    let client: MQTTClient
+public final class BrokerRecorder: Sendable {
+    /// The subscriber itself (tests publish through it too).
+    public let client: MQTTClient
     private let state = Mutex<(messages: [MQTTMessage], waiters: [Int: CheckedContinuation<Void, Never>], next: Int)>(([], [:], 0))
 
-    init(port: Int, filter: String, id: String = "gateway-test-observer") throws {
+    /// Subscribes to `filter` on the broker at 127.0.0.1:`port`.
+    public init(port: Int, filter: String, id: String = "gateway-test-observer") throws {
         client = try MQTTClient(configuration: try MQTTConfiguration(url: "mqtt://127.0.0.1:\(port)", clientID: id))
         client.start()
         try client.subscribe(filter, qos: .atLeastOnce)
@@ -29,10 +31,11 @@ final class BrokerRecorder: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    var messages: [MQTTMessage] { state.withLock { $0.messages } }
+    /// Everything received so far, in order.
+    public var messages: [MQTTMessage] { state.withLock { $0.messages } }
 
     /// The first message from index `start` on that `predicate` accepts, waiting up to `timeout`.
-    func first(after start: Int = 0, within timeout: Duration = .seconds(20),
+    public func first(after start: Int = 0, within timeout: Duration = .seconds(20),
                where test: @escaping @Sendable (MQTTMessage) -> Bool) async -> MQTTMessage? {
         let predicate: @Sendable (MQTTMessage) -> Bool = test
         let deadline = ContinuousClock.now + timeout
