@@ -28,8 +28,7 @@ import PackageDescription
 // and BluetoothCrypto (not ATT or HCI); GATT takes AES-CMAC from BluetoothCrypto and
 // re-exports it.
 // CBlueZ (libbluetooth) and CCrypto (libcrypto) are Debian system libraries.
-//   MQTTClient   on Transport (KernelEventLoop) and CMosquitto (libmosquitto): the gateway's MQTT 5 client;
-//                MQTTTestSupport runs a real Debian mosquitto broker for its tests (never a product)
+//   MQTTClient on Transport (KernelEventLoop) and CMosquitto (libmosquitto); MQTTTestSupport: a real broker for tests
 let package = Package(
     name: "Attune",
     products: [

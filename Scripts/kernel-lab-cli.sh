@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runs inside the kernel lab (Scripts/kernel-lab.sh): `attune serve` on hci1, and the
-# central commands on hci0 against it (state, scan, discover, read, subscribe, write), through the kernel's HCI and L2CAP sockets.
+# central commands on hci0 against it (state, scan, discover, read, replay --against, subscribe, write), through the kernel's HCI and L2CAP sockets.
 # Prints PASS/FAIL per check; exits 1 when any check failed.
 #   kernel-lab-cli.sh PATH-TO-attune
 set -u
@@ -16,7 +16,7 @@ out=$(mktemp -d)
 "$A" state > "$out/state" 2>&1
 check "state is poweredOn" grep -q "^hci0: poweredOn" "$out/state"
 
-"$A" serve Fixtures/databases/heart-rate.json --name Pulse --transport hci1 --seconds 40 --notify 200 --json \
+"$A" serve Fixtures/databases/heart-rate.json --name Pulse --transport hci1 --seconds 70 --notify 200 --json \
     --snoop "$out/serve.btsnoop" > "$out/serve" 2> "$out/serve.err" &
 serve=$!
 sleep 2
@@ -34,6 +34,13 @@ check "read returns the value" grep -qx "01" "$out/read"
 check "read --snoop capture decodes" grep -q "connected to $PERIPHERAL (public) as central" "$out/read.decode"
 check "read --snoop capture holds the read" grep -q "sent .*ATT  Read Request handle 0x0015" "$out/read.decode"
 
+# The read's capture replayed against the live peer: a gateway developer's "does it still
+# answer as it did?" (the captured central's procedures, run again over the kernel transport).
+timeout 40 "$A" replay "$out/read.btsnoop" --as client --against "$PERIPHERAL" --transport hci0 > "$out/against" 2> "$out/against.err"
+check "replay --against the live peer exits 0" test "$?" = 0
+check "replay --against: the captured read matches the live one" grep -q "^  Read 0x0015: matched (" "$out/against"
+check "replay --against: nothing diverged" grep -q "^[0-9]* matched, 0 diverged" "$out/against"
+
 timeout 30 "$A" subscribe "$PERIPHERAL" 2a37 --count 3 --transport hci0 --json > "$out/subscribe" 2> "$out/subscribe.err"
 check "subscribe prints three notifications" test "$(grep -c '"uuid":"2A37"' "$out/subscribe")" = 3
 
@@ -49,7 +56,7 @@ check "serve notified the subscriber" grep -q '"event":"notified".*"handle":18' 
 check "serve --snoop capture holds the read answered" grep -q "sent .*ATT  Read Response" "$out/serve.decode"
 check "serve saw the central connect" grep -q '"event":"connected","ms":[0-9]*,"central":"00:AA:01:00:00:00"' "$out/serve"
 
-for f in state scan scan.err discover.err read.err read.decode serve.decode subscribe subscribe.err write.err serve serve.err; do echo "--- $f"; cat "$out/$f"; done
+for f in state scan scan.err discover.err read.err read.decode against against.err serve.decode subscribe subscribe.err write.err serve serve.err; do echo "--- $f"; cat "$out/$f"; done
 rm -rf "$out"
 [ "$failed" = 0 ] && echo "ALL PASSED"
 exit "$failed"

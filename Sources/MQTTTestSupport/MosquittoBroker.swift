@@ -33,7 +33,7 @@ public final class MosquittoBroker: Sendable {
     public let port: Int
     /// The directory with mosquitto.conf, mosquitto.log and the persistence file.
     public let directory: URL
-    private let process = Mutex<Process?>(nil)
+    private let process = Mutex<ChildProcess?>(nil)
 
     private init(port: Int, directory: URL) {
         self.port = port
@@ -43,8 +43,8 @@ public final class MosquittoBroker: Sendable {
     deinit {
         process.withLock { process in
             if let process, process.isRunning {
-                Glibc.kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                process.signal(SIGKILL)
+                process.waitForExit()
             }
         }
         try? FileManager.default.removeItem(at: directory)
@@ -110,34 +110,24 @@ public final class MosquittoBroker: Sendable {
     }
 
     private func terminate(signal: Int32) {
-        let running = process.withLock { process -> Process? in
+        let running = process.withLock { process -> ChildProcess? in
             defer { process = nil }
             return process
         }
         guard let running, running.isRunning else { return }
-        Glibc.kill(running.processIdentifier, signal)
-        // A broker started from a thread that blocks SIGTERM (the test runner's worker
-        // threads can) inherits the mask and never sees it: after 5 s it is killed.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while running.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
-        if running.isRunning { Glibc.kill(running.processIdentifier, SIGKILL) }
-        running.waitUntilExit()
+        running.signal(signal)
+        running.waitForExit()
     }
 
     private func launch() throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: Self.executable)
-        child.arguments = ["-c", directory.appendingPathComponent("mosquitto.conf").path]
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
+        let child = try ChildProcess.spawn(Self.executable, ["-c", directory.appendingPathComponent("mosquitto.conf").path])
         process.withLock { $0 = child }
         // Readiness, not a delay: connect until the listener answers, within a deadline.
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             if Self.accepts(port: port) { return }
             guard child.isRunning else {
-                throw MosquittoBrokerError("mosquitto exited with status \(child.terminationStatus): \(log)")
+                throw MosquittoBrokerError("mosquitto exited (wait status \(child.exitStatus ?? -1)): \(log)")
             }
             usleep(20_000)
         }
@@ -183,13 +173,10 @@ public final class MosquittoBroker: Sendable {
     }
 
     private static func run(_ path: String, _ arguments: [String]) throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: path)
-        child.arguments = arguments
-        try child.run()
-        child.waitUntilExit()
-        guard child.terminationStatus == 0 else {
-            throw MosquittoBrokerError("\(path) \(arguments.joined(separator: " ")) exited \(child.terminationStatus)")
+        let child = try ChildProcess.spawn(path, arguments)
+        child.waitForExit()
+        guard child.exitStatus == 0 else {
+            throw MosquittoBrokerError("\(path) \(arguments.joined(separator: " ")) exited \(child.exitStatus ?? -1)")
         }
     }
 }

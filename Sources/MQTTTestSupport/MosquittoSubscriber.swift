@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// Debian's `mosquitto_sub` as an independent subscriber: MQTT 3.1.1 with a persistent
@@ -6,7 +7,7 @@ import Synchronization
 /// and queues its messages across a broker restart. Test clients therefore cannot lose
 /// messages to the race of who reconnects first.
 public final class MosquittoSubscriber: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private final class Output: Sendable {
         struct Waiter {
             var id: Int
@@ -29,26 +30,38 @@ public final class MosquittoSubscriber: Sendable {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw MosquittoBrokerError("\(path) is missing: run Scripts/setup.sh (it installs mosquitto-clients)")
         }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw MosquittoBrokerError("pipe: errno \(errno)") }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        // Close-on-exec, so no other child keeps the pipe open (dup2 clears it on the child's 1).
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
         // -d prints the SUBACK, which tells the test the subscription is in place.
-        process.arguments = ["-h", "127.0.0.1", "-p", String(port), "-V", "311", "-c", "-q", "1", "-i", clientID,
-                             "-t", topic, "-d", "-F", "MSG %p"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        let handle = pipe.fileHandleForReading
+        do {
+            // stdbuf -oL: mosquitto_sub's stdout is a pipe, and stdio would hold its debug
+            // lines (the SUBACK) until the next message flushes them.
+            process = try ChildProcess.spawn("/usr/bin/stdbuf", ["-oL", path, "-h", "127.0.0.1", "-p", String(port), "-V", "311", "-c", "-q", "1",
+                                                    "-i", clientID, "-t", topic, "-d", "-F", "MSG %p"], stdout: writeEnd)
+        } catch {
+            close(readEnd)
+            close(writeEnd)
+            throw error
+        }
+        close(writeEnd)
         let output = self.output
         Thread.detachNewThread {
-            var pending = Data()
+            defer { close(readEnd) }
+            var pending: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4_096)
             while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { return }
-                pending.append(chunk)
+                let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { return }
+                pending += chunk[0..<count]
                 var fresh: [String] = []
                 while let newline = pending.firstIndex(of: 0x0A) {
-                    fresh.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                    pending.removeSubrange(pending.startIndex...newline)
+                    fresh.append(String(decoding: pending[0..<newline], as: UTF8.self))
+                    pending.removeSubrange(0...newline)
                 }
                 let ready = output.state.withLock { state -> [CheckedContinuation<Bool, Never>] in
                     state.all += fresh
@@ -60,14 +73,11 @@ public final class MosquittoSubscriber: Sendable {
                 for continuation in ready { continuation.resume(returning: true) }
             }
         }
-        try process.run()
     }
 
     deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process.signal(SIGKILL)
+        process.waitForExit()
     }
 
     /// Payloads received so far, in order (duplicates included).

@@ -4,7 +4,7 @@ import Testing
 
 /// The CLI on the kernel transport against real kernel Bluetooth: Scripts/kernel-lab.sh
 /// boots Debian's kernel in QEMU with btvirt's hci0 and hci1 and runs
-/// Scripts/kernel-lab-cli.sh there (`attune serve` on hci1; state, scan, discover, read,
+/// Scripts/kernel-lab-cli.sh there (`attune serve` on hci1; state, scan, discover, read, replay --against,
 /// subscribe and write on hci0). Skipped, with the reason, only when QEMU cannot run.
 @Suite("attune in the kernel lab", .serialized, .enabled(if: KernelLabCLI.canRun, "QEMU cannot run here (Scripts/kernel-lab.sh --check)"))
 struct KernelLabCLITests {
@@ -22,7 +22,10 @@ struct KernelLabCLITests {
                       "write needing encryption fails with the ATT error", "write names the error",
                       "serve printed the read request", "serve saw the central connect",
                       "read --snoop capture decodes", "read --snoop capture holds the read",
-                      "serve --snoop capture holds the read answered"] {
+                      "serve --snoop capture holds the read answered",
+                      // Issue 15: a capture replayed against a live peripheral over the kernel transport.
+                      "replay --against the live peer exits 0", "replay --against: the captured read matches the live one",
+                      "replay --against: nothing diverged"] {
             #expect(run.output.contains("PASS \(check)"), "no PASS for \(check)")
         }
         #expect(run.output.contains("ALL PASSED"))
