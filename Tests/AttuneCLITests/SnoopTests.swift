@@ -33,9 +33,14 @@ struct SnoopTests {
         #expect(pdus.allSatisfy { $0["conn"] as? Int == 1 && $0["cid"] as? Int == 4 && $0["role"] as? String == "central" })
         // Every request the central sent and every value the peripheral pushed is there.
         #expect(opcodes.first == 0x02 && opcodes.dropFirst().first == 0x03, "Exchange MTU first")
-        #expect(opcodes.filter { $0 == 0x1B }.count == notifications)
-        #expect(opcodes.filter { $0 == 0x1D }.count == indications)
-        #expect(opcodes.filter { $0 == 0x1E }.count == indications, "every indication confirmed")
+        // The demo counts the values its consumers took before its deadline; the capture
+        // records each as it crosses the link. A value in flight at the deadline (seen on a
+        // loaded machine: one per characteristic) is captured, and confirmed, but not counted.
+        let capturedNotifications = opcodes.filter { $0 == 0x1B }.count
+        let capturedIndications = opcodes.filter { $0 == 0x1D }.count
+        #expect((notifications...notifications + 3).contains(capturedNotifications), "\(capturedNotifications) vs \(notifications)")
+        #expect((indications...indications + 1).contains(capturedIndications), "\(capturedIndications) vs \(indications)")
+        #expect(opcodes.filter { $0 == 0x1E }.count == capturedIndications, "every indication confirmed")
         #expect(opcodes.filter { $0 == 0x0C }.count == 2, "one Read Blob completes the 300-byte read, one the 512-byte read-back")
         #expect(opcodes.filter { $0 == 0x16 }.count == 2, "two Prepare Writes carry 512 bytes at ATT_MTU 300")
         #expect(opcodes.filter { $0 == 0x18 }.count == 1)

@@ -17,12 +17,14 @@ import Testing
         var byte: UInt8 = 1
         _ = send(a1, &byte, 1, 0)
         _ = send(b1, &byte, 1, 0)
-        let counts = Mutex((a: 0, b: 0, worstGap: 0, done: false))
+        // Turns count once both are watched: on a loaded machine the loop thread can serve
+        // the first many times before the test thread registers the second.
+        let counts = Mutex((a: 0, b: 0, worstGap: 0, done: false, ready: false))
         let watches = Mutex<[KernelEventLoop.Watch]>([])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let turn: @Sendable (Bool) -> Void = { isA in
                 let finished = counts.withLock { c -> Bool in
-                    guard !c.done else { return false }
+                    guard !c.done, c.ready else { return false }
                     if isA { c.a += 1 } else { c.b += 1 }
                     c.worstGap = max(c.worstGap, abs(c.a - c.b))
                     c.done = c.a + c.b >= 200
@@ -37,6 +39,7 @@ import Testing
                 let wa = try loop.watch(a0, reading: true, writing: false) { _ in turn(true) }
                 let wb = try loop.watch(b0, reading: true, writing: false) { _ in turn(false) }
                 watches.withLock { $0 = [wa, wb] }
+                counts.withLock { $0.ready = true }
             } catch {
                 Issue.record("watch failed: \(error)")
                 continuation.resume()

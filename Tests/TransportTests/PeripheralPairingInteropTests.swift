@@ -6,8 +6,9 @@ import Testing
 /// The peripheral half of pairing: a Bumble central pairs with our ``PeripheralManager``
 /// over our userland host, and our Security Manager answers the controller's LTK request
 /// with the key of the pairing in progress. Every association model with us as responder:
-/// Just Works, Numeric Comparison through our agent, and LE legacy Passkey Entry with our
-/// fixed passkey displayed and Bumble typing it.
+/// Just Works, Numeric Comparison through our agent, Passkey Entry with Bumble displaying and
+/// us typing, and LE legacy Passkey Entry with our fixed passkey displayed and Bumble typing
+/// it (`attune serve --passkey` covers SC Passkey Entry with us displaying).
 @Suite(.serialized, .enabled(if: InteropLab.pythonAvailable, "python3 is missing: the Bumble interop matrix cannot run"))
 struct PeripheralPairingInteropTests {
     @Test("a Bumble central pairs with our peripheral (LE SC Just Works) and the link encrypts with our LTK reply")
@@ -87,6 +88,24 @@ struct PeripheralPairingInteropTests {
         let paired = try await lab.waitFor("paired")
         #expect(paired.bool("legacy") == true && paired.bool("authenticated") == true, "\(paired)")
         print("pairing (LE legacy Passkey Entry), Bumble central → our peripheral: \(result.line)")
+        _ = manager
+    }
+
+    @Test("Passkey Entry as responder, we type: a Bumble central displays its passkey, our peripheral enters the same one",
+          .timeLimit(.minutes(20)))
+    func bumbleCentralDisplaysWeType() async throws {
+        let passkey: UInt32 = 161_803
+        let lab = try await InteropLab.start(role: "central", arguments: ["--io", "display", "--mitm", "--passkey", "\(passkey)"])
+        defer { lab.stop() }
+        let manager = try await Self.advertising(lab, name: "AttuneTypes",
+                                                 pairing: PairingConfiguration(ioCapabilities: .keyboard, passkey: passkey))
+        let result = try await lab.run("connect-pair AttuneTypes", timeout: .seconds(40))
+        #expect(result.bool("paired") == true && result.bool("encrypted") == true, "\(result)")
+        let shown = try await lab.waitFor("passkey_displayed")
+        #expect(shown.int("number") == Int(passkey), "Bumble displayed the passkey our side typed")
+        let paired = try await lab.waitFor("paired")
+        #expect(paired.bool("authenticated") == true && paired.bool("legacy") == false, "\(paired)")
+        print("pairing (LE SC Passkey Entry, we type), Bumble central → our peripheral: \(result.line)")
         _ = manager
     }
 }
