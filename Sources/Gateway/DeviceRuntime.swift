@@ -31,6 +31,8 @@ struct DeviceRuntime {
     var lastError: String?
     /// Its `/set` writes and their results.
     var writes = 0
+    /// CCCDs read and written again after a silence (the subscription watchdog).
+    var resubscribes = 0
 
     /// A `/set` payload waiting for a link.
     struct PendingWrite {

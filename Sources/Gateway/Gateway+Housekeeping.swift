@@ -1,9 +1,11 @@
+import BluetoothCore
 import GatewayCore
 
 extension Gateway {
     /// Once a second: each device whose values changed gets its retained `state`, and the
     /// adapters topic is refreshed.
     func publishChanges() {
+        feedWatchdog()
         for (device, state) in values.takeChanged() {
             publish(topics.state(device), state, retain: true)
         }
@@ -46,6 +48,12 @@ extension Gateway {
         }
         if let slots = adapter { fields.append(("slot", "\(slots.scheduler.slotsUsed)/\(slots.scheduler.configuration.maxConnections)")) }
         fields.append(("last_error", device.lastError.map(JSONText.quoted) ?? "null"))
+        fields.append(("resubscribes", String(device.resubscribes)))
+        if let interval = watchdog.learnedInterval(of: device.id, Self.desired(device.configuration).first
+                                                   ?? DesiredSubscription(characteristic: BluetoothUUID(0))) {
+            fields.append(("notification_interval_s", JSONText.number(Double(interval.components.seconds)
+                + Double(interval.components.attoseconds) / 1e18)))
+        }
         fields.append(("subscriptions", "[" + device.configuration.gatt.filter { $0.subscription != .none }
             .map { JSONText.quoted($0.topic) }.joined(separator: ", ") + "]"))
         fields.append(("values", values.state(of: name)))

@@ -24,6 +24,7 @@ extension Gateway {
                 }
             }
             availability.unregister(device.id)
+            runWatchdog(watchdog.setDesired(device.id, [], at: now))
             byAddress = byAddress.filter { $0.value != name }
             if changes.removed.contains(name) { publish(topics.availability(name), "offline", retain: true) }
         }
@@ -46,6 +47,7 @@ extension Gateway {
         if case .address(let address, _) = device.identity { byAddress[address] = device.name }
         let policy = Self.policy(device)
         availability.register(runtime.id, followsLink: policy == .keep)
+        if policy == .keep { runWatchdog(watchdog.setDesired(runtime.id, Self.desired(device), at: now)) }
         guard policy != .never, adapters.indices.contains(runtime.adapter) else { return }
         run(adapter: runtime.adapter, adapters[runtime.adapter].scheduler.add(runtime.id, policy: policy, at: now))
     }

@@ -114,6 +114,7 @@ extension Gateway {
         let now = clock.now
         run(adapter: device.adapter, adapters[device.adapter].scheduler.disconnected(handle: handle, reason: Self.reason(reason), at: now))
         runAvailability(availability.disconnected(device.id, at: now))
+        runWatchdog(watchdog.disconnected(device.id, at: now))
         publishExplain(name)
     }
 
@@ -142,7 +143,7 @@ extension Gateway {
     func rearm() {
         let now = clock.now
         let deadlines = adapters.compactMap { $0.scheduler.nextDeadline(at: now) }
-            + adapters.compactMap(\.health.nextDeadline) + [availability.nextDeadline].compactMap { $0 }
+            + adapters.compactMap(\.health.nextDeadline) + [availability.nextDeadline, watchdog.nextDeadline].compactMap { $0 }
         guard let next = deadlines.min(), !stopped else { return }
         if let armed, armed <= next, timer != nil { return }
         armed = next
@@ -164,6 +165,9 @@ extension Gateway {
             runHealth(index, adapters[index].health.tick(at: now))
         }
         runAvailability(availability.tick(at: now))
+        // The last second's arrivals first, so a value that came is not taken for silence.
+        feedWatchdog()
+        runWatchdog(watchdog.tick(at: now))
         rearm()
     }
 }

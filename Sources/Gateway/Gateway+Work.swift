@@ -30,15 +30,11 @@ extension Gateway {
         let missing = bindings.filter { found[$0.topic] == nil }.map { $0.characteristic.description }
         if !missing.isEmpty { noteError(name, "not on the device: \(missing.joined(separator: ", "))") }
         devices[name]?.characteristics = found
-        for binding in bindings where binding.subscription != .none {
-            guard let characteristic = found[binding.topic] else { continue }
-            let stream = await peripheral.notifications(for: characteristic)
-            startConsumer(name, binding, stream)
-            do throws(AttuneError) {
-                try await peripheral.setNotifyValue(true, for: characteristic)
-            } catch {
-                noteError(name, "subscribe \(binding.topic): \(error)")
-            }
+        if case .keep = Self.policy(device.configuration) {
+            // Desired state: the watchdog has every CCCD written on each link, and watches them.
+            runWatchdog(watchdog.connected(device.id, at: clock.now))
+        } else {
+            await subscribe(name, Self.desired(device.configuration), peripheral)
         }
         for binding in bindings where binding.read != .never {
             guard let characteristic = found[binding.topic] else { continue }
@@ -65,6 +61,24 @@ extension Gateway {
         }
     }
 
+    /// Subscribes the entries of `subscriptions` found on the link: a consumer for each
+    /// stream, then the CCCD written (a subscription already on is left as it is).
+    func subscribe(_ name: String, _ subscriptions: [DesiredSubscription], _ peripheral: Peripheral) async {
+        guard let device = devices[name] else { return }
+        for binding in device.configuration.gatt where binding.subscription != .none {
+            guard subscriptions.contains(where: { $0.characteristic == binding.characteristic }),
+                  let characteristic = device.characteristics[binding.topic] else { continue }
+            if await peripheral.isNotifying(characteristic) { continue }
+            let stream = await peripheral.notifications(for: characteristic)
+            startConsumer(name, binding, stream)
+            do throws(AttuneError) {
+                try await peripheral.setNotifyValue(true, for: characteristic)
+            } catch {
+                noteError(name, "subscribe \(binding.topic): \(error)")
+            }
+        }
+    }
+
     /// Reads a value and publishes it, retained (a read is state).
     func read(_ name: String, _ binding: CharacteristicBinding, _ characteristic: Characteristic, _ peripheral: Peripheral) async {
         do throws(AttuneError) {
@@ -80,12 +94,14 @@ extension Gateway {
     private func startConsumer(_ name: String, _ binding: CharacteristicBinding, _ stream: NotificationStream) {
         let topic = topics.value(name, binding.topic)
         let decoder = CharacteristicValueDecoder(format: binding.format, scale: binding.scale, unit: binding.unit)
-        let (mqtt, book, via) = (self.mqtt, self.values, topics.clientID)
+        let (mqtt, book, via, arrivals, clock) = (self.mqtt, self.values, topics.clientID, self.arrivals, self.clock)
+        let key = NotificationArrivals.Key(device: name, topic: binding.topic)
         let rssi = devices[name]?.rssi
         Task {
             // The stream ends with the link (the next link subscribes again, with a new one).
             do {
                 for try await notification in stream {
+                    arrivals.arrived(key, at: clock.now)
                     let json = Self.render(decoder, notification.value, rssi: rssi, via: via, lostBefore: notification.lostBefore)
                     try? mqtt.publish(MQTTOutboundMessage(topic: topic, text: json, qos: .atLeastOnce, retain: false))
                     book.record(device: name, topic: binding.topic, json: json)

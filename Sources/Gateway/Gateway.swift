@@ -38,6 +38,9 @@ public actor Gateway {
     /// last private address that resolved to their IRK).
     var byAddress: [BluetoothAddress: String] = [:]
     var availability = AvailabilityTracker()
+    /// Subscriptions as desired state: written on every link, re-armed after a silence.
+    var watchdog = SubscriptionWatchdog()
+    let arrivals = NotificationArrivals()
     var timer: Task<Void, Never>?
     var armed: MonotonicTime?
     var housekeeping: Task<Void, Never>?

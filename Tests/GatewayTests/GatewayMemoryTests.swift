@@ -106,4 +106,41 @@ struct GatewayMemoryTests {
         await late.client.close()
         await observer.client.close()
     }
+
+    @Test("a keep device that goes silent past 5 × its learned interval has its CCCD read and written again, once, and values flow on",
+          .timeLimit(.minutes(3)))
+    func silentSubscriptionIsRearmed() async throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let radio = MemoryRadio()
+        let demo = try await DemoPeripheral.start(on: .memory(radio))
+        var updates = Task { await demo.sendUpdates(interval: .milliseconds(100)) }
+        let configuration = try GatewayConfiguration(yaml: Array(Self.config(port: broker.port).utf8))
+        let observer = try BrokerRecorder(port: broker.port, filter: "attune/#")
+        let gateway = Gateway(configuration: configuration, transports: ["memory": .memory(radio)],
+                              mqtt: try MQTTClient(configuration: try MQTTConfiguration(url: "mqtt://127.0.0.1:\(broker.port)",
+                                                                                        clientID: "attune-test")))
+        await gateway.start()
+        // The interval is learned from the first values (the watchdog needs three gaps).
+        let learned = await observer.first { message in
+            message.topic == "attune/dev/demo/explain" && (message.text ?? "").contains("notification_interval_s")
+        }
+        #expect(learned != nil, "the explain topic shows the learned interval")
+        updates.cancel()
+        _ = await updates.value
+        let silent = observer.messages.count
+        // 5 × 0.1 s is below the 2 s floor: the re-arm comes 2 s into the silence.
+        let rearmed = await observer.first(after: silent, within: .seconds(20)) { message in
+            message.topic == "attune/dev/demo/explain" && (message.text ?? "").contains("\"resubscribes\": 1")
+        }
+        #expect(rearmed?.text?.contains("its CCCD read 0100 and was written again") == true, "\(rearmed?.text ?? "none")")
+        updates = Task { await demo.sendUpdates(interval: .milliseconds(100)) }
+        let after = observer.messages.count
+        let resumed = await observer.first(after: after) { $0.topic == "attune/dev/demo/heart_rate" }
+        #expect(resumed != nil, "the same stream delivers again")
+        #expect(!observer.messages.contains { ($0.text ?? "").contains("\"resubscribes\": 2") }, "once per silence")
+        updates.cancel()
+        await gateway.stop()
+        await observer.client.close()
+    }
 }
