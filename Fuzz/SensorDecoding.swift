@@ -1,6 +1,6 @@
 // fuzz-modules: BluetoothCore CCrypto BluetoothCrypto SensorDecoding
 // libFuzzer target for every SensorDecoding decoder. The whole input goes to each
-// characteristic value format (with and without a scale), to Eddystone, iBeacon and raw
+// characteristic value format (with and without a scale) and to its encoding (a `/set` payload), to Eddystone, iBeacon and raw
 // decoding, and to BTHome as service data, keyless and keyed. Then the input after its first
 // byte is taken as a BTHome object list and sent twice: as plaintext to a keyless decoder
 // and AES-CCM sealed to a keyed one. Nothing may trap; both must give the same objects (or
@@ -61,6 +61,17 @@ func outcome(_ decoder: inout BTHomeDecoder, _ data: [UInt8]) -> Outcome {
 public func fuzzSensorDecoding(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     for format in ValueFormat.allCases {
+        // The same bytes as a `/set` payload: refused or encoded, never a trap; an encoded
+        // value is as long as the format says.
+        if let encoded = try? ValueEncoding.bytes(bytes, format: format) {
+            let width: Int? = switch format {
+            case .u8: 1
+            case .u16le, .s16le: 2
+            case .u32le, .s32le, .float32le: 4
+            default: nil
+            }
+            if let width, encoded.count != width { fatalError("\(format) encoded to \(encoded.count) bytes") }
+        }
         for scale in [nil, 0.1, 1e300] as [Double?] {
             if let value = try? CharacteristicValueDecoder(format: format, scale: scale, unit: "u\"nit").decode(bytes) { check(value) }
         }

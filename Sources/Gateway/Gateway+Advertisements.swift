@@ -119,6 +119,8 @@ extension Gateway {
             guard case .irk(let key) = device.configuration.identity else { continue }
             // The config writes the IRK most significant octet first; `ah` takes it least first.
             if ResolvablePrivateAddress.resolves(advertisement.address, with: key.bytes.reversed()) {
+                // One private address per device: one that rotates every 15 min must not grow the map.
+                byAddress = byAddress.filter { $0.value != name }
                 byAddress[advertisement.address] = name
                 return name
             }

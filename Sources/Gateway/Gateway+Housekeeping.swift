@@ -27,6 +27,14 @@ extension Gateway {
             ])
         }
         publish(topics.adapters, "[" + entries.joined(separator: ", ") + "]", retain: true)
+        let mqttStatistics = mqtt.statistics
+        publish(topics.stats, JSONText.object([
+            ("mqtt_queued", String(mqttStatistics.queued)),
+            ("mqtt_dropped", String(mqttStatistics.droppedMessages)),
+            ("mqtt_incoming_dropped", String(mqttStatistics.droppedInbound)),
+            ("watchdog_samples_passed_over", String(arrivals.passedOver)),
+            ("ts", JSONText.number(Self.timestamp())),
+        ]), retain: true)
     }
 
     /// `attune/dev/<name>/explain`, retained: the device's live state, which

@@ -1,13 +1,18 @@
 import Attune
 import GatewayCore
 import MQTTClient
+import SensorDecoding
 
 extension Gateway {
     /// Messages for this gateway: `/set` writes and Home Assistant's status.
     func listen() async {
         for await element in mqtt.messages {
-            guard case .value(let message) = element else { continue }
-            await received(message)
+            switch element {
+            case .value(let message): await received(message)
+            // A burst the gateway fell behind on: its `/set` writes get no result. The client
+            // counts them (`statistics.droppedInbound`), and the stats topic publishes the count.
+            case .dropped: continue
+            }
         }
     }
 
@@ -60,7 +65,7 @@ extension Gateway {
             return
         }
         let bytes: [UInt8]
-        do { bytes = try WritePayload.bytes(write.payload, format: binding.format) } catch {
+        do { bytes = try ValueEncoding.bytes(write.payload, format: binding.format) } catch {
             answer(name, write, error: error.description)
             return
         }

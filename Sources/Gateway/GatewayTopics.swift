@@ -12,6 +12,9 @@ public struct GatewayTopics: Hashable, Sendable {
     public var status: String { "\(base)/gateway/\(clientID)/status" }
     /// Retained JSON, one entry per adapter.
     public var adapters: String { "\(base)/gateway/\(clientID)/adapters" }
+    /// Retained JSON of what the gateway counted as lost: MQTT messages dropped from the
+    /// outbound queue, incoming ones dropped, watchdog samples passed over.
+    public var stats: String { "\(base)/gateway/\(clientID)/stats" }
     /// `online` or `offline`, retained.
     public func availability(_ device: String) -> String { "\(base)/dev/\(device)/availability" }
     /// One value of a device.

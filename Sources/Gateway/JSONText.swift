@@ -1,23 +1,13 @@
+import SensorDecoding
+
 /// JSON text pieces the gateway's payloads are made of (values come as JSON already,
 /// from SensorDecoding's renderings).
 enum JSONText {
-    /// `text` as a JSON string, with every character JSON needs escaped.
+    /// `text` as a JSON string (SensorDecoding's escaping, the one the values use).
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var out = ""
+        writeJSONString(text, to: &out)
+        return out
     }
 
     /// An object from already-rendered JSON values, in the given order.

@@ -42,7 +42,8 @@ public enum FieldValue: Hashable, Sendable {
 }
 
 /// A JSON string literal: quotes, backslashes and control characters escaped (RFC 8259 §7).
-func writeJSONString(_ s: String, to out: inout String) {
+/// Public for the gateway's payloads, which mix decoded values with their own fields.
+public func writeJSONString(_ s: String, to out: inout String) {
     out += "\""
     for scalar in s.unicodeScalars {
         switch scalar {

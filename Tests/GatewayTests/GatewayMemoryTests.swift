@@ -97,12 +97,14 @@ struct GatewayMemoryTests {
         // What a subscriber that comes later finds retained.
         let late = try BrokerRecorder(port: broker.port, filter: "#", id: "gateway-test-late")
         for topic in ["attune/gateway/attune-test/status", "attune/dev/demo/availability", "attune/dev/demo/battery",
-                      "attune/dev/demo/state", "attune/gateway/attune-test/adapters", "attune/dev/demo/explain",
+                      "attune/dev/demo/state", "attune/gateway/attune-test/adapters", "attune/gateway/attune-test/stats", "attune/dev/demo/explain",
                       "homeassistant/device/attune_attune-test_demo/config"] {
             let kept = await late.first { $0.topic == topic }
             #expect(kept?.retain == true, "\(topic) is retained")
         }
         #expect(late.messages.first { $0.topic == "attune/dev/demo/heart_rate" } == nil, "events are not retained")
+        let stats = late.messages.first { $0.topic == "attune/gateway/attune-test/stats" }
+        #expect(stats?.text?.contains("\"mqtt_dropped\": 0, \"mqtt_incoming_dropped\": 0") == true, "\(stats?.text ?? "none")")
         await late.client.close()
         await observer.client.close()
     }

@@ -1,15 +1,14 @@
-import SensorDecoding
-
-/// Turns a `/set` payload into the bytes written to the characteristic, by the entry's
-/// `decode:` format read backwards: a number for the integer and float formats (little
-/// endian, range-checked), the text itself for `utf8`, hex text for `hex` and every other
-/// format.
-enum WritePayload {
-    struct Refusal: Error, CustomStringConvertible {
-        var description: String
+/// A payload (a gateway's `/set` message) as the bytes of a characteristic value: the
+/// format read backwards. Hostile payloads (MQTT from anyone) get a ``Refusal``, never a trap.
+public enum ValueEncoding {
+    /// Why a payload cannot be written in a format.
+    public struct Refusal: Error, CustomStringConvertible, Sendable {
+        public var description: String
     }
 
-    static func bytes(_ payload: [UInt8], format: ValueFormat) throws(Refusal) -> [UInt8] {
+    /// A number for the integer and float formats (little endian, range-checked), the
+    /// payload itself for `utf8`, hex text (up to 512 bytes) for `hex` and every other format.
+    public static func bytes(_ payload: [UInt8], format: ValueFormat) throws(Refusal) -> [UInt8] {
         let text = String(decoding: payload, as: UTF8.self).trimmingWhitespace
         switch format {
         case .utf8:
@@ -52,7 +51,7 @@ enum WritePayload {
 }
 
 extension String {
-    var trimmingWhitespace: String {
+    fileprivate var trimmingWhitespace: String {
         String(self.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 }
