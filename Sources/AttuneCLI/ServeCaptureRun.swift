@@ -39,21 +39,8 @@ enum ServeCaptureRun {
         let events = Task { for await event in served.manager.events { await printer.show(event) } }
         let own = Task { for await event in served.events { await printer.show(event) } }
 
-        var status: Int32 = 0
-        if let radio {
-            do {
-                try await CaptureExerciser.run(on: radio, name: name, recording: recording, speed: speed)
-            } catch {
-                Output.error("the built-in central failed: \(error)")
-                status = 1
-            }
-            // Let the disconnect reach the printer before stopping.
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        if seconds > 0 {
-            try? await Task.sleep(for: .seconds(seconds))
-        } else if radio == nil {
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        let status = await BuiltInCentral.serveLifetime(radio: radio, seconds: seconds) { radio in
+            try await CaptureExerciser.run(on: radio, name: name, recording: recording, speed: speed)
         }
         await served.stop()
         events.cancel()
@@ -79,15 +66,8 @@ enum ServeCaptureRun {
 /// came (or their time passed by five seconds), and disconnects.
 enum CaptureExerciser {
     static func run(on radio: MemoryRadio, name: String, recording: CapturedPeripheral, speed: Double) async throws {
-        let central = CentralManager(transport: .memory(radio))
-        var found: Advertisement?
-        for await ad in try central.scan() where ad.localName == name {
-            found = ad
-            break
-        }
-        guard let ad = found else { return }
-        let peripheral = central.peripheral(for: ad)
-        try await central.connect(peripheral, timeout: .seconds(10))
+        guard let link = try await BuiltInCentral.connect(on: radio, name: name) else { return }
+        let (central, peripheral) = link
         var subscribed: [Characteristic] = []
         for service in try await peripheral.discoverServices() {
             for c in try await peripheral.discoverCharacteristics(for: service) {

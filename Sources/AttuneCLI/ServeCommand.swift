@@ -140,22 +140,8 @@ enum ServeCommand: CLICommand {
             }
         }
 
-        var status: Int32 = 0
-        if let radio {
-            do {
-                try await ServeExerciser.run(on: radio, name: name)
-            } catch {
-                Output.error("the built-in central failed: \(error)")
-                status = 1
-            }
-            // Let the disconnect reach the printer before stopping.
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        if seconds > 0 {
-            try? await Task.sleep(for: .seconds(seconds))
-        } else if radio == nil {
-            // Until a signal cancels the command (main.swift's SignalTrap).
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        let status = await BuiltInCentral.serveLifetime(radio: radio, seconds: seconds) { radio in
+            try await ServeExerciser.run(on: radio, name: name)
         }
         // Centrals see the link end now, and the disconnections are printed.
         await manager.disconnectAll()

@@ -6,15 +6,8 @@ import Attune
 /// unsubscribes from everything that notifies or indicates, and disconnects.
 enum ServeExerciser {
     static func run(on radio: MemoryRadio, name: String) async throws {
-        let central = CentralManager(transport: .memory(radio))
-        var found: Advertisement?
-        for await ad in try central.scan() where ad.localName == name {
-            found = ad
-            break
-        }
-        guard let ad = found else { return }
-        let peripheral = central.peripheral(for: ad)
-        try await central.connect(peripheral, timeout: .seconds(10))
+        guard let link = try await BuiltInCentral.connect(on: radio, name: name) else { return }
+        let (central, peripheral) = link
         for service in try await peripheral.discoverServices() {
             for c in try await peripheral.discoverCharacteristics(for: service) {
                 var value: [UInt8] = []
