@@ -89,4 +89,34 @@ struct GatewayLeaseTests {
         await other.stop()
         await observer.client.close()
     }
+
+    @Test("a gateway with a lower id that starts later leaves the device with its owner", .timeLimit(.minutes(2)))
+    func aLaterGatewayLeavesTheOwnerAlone() async throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let radio = MemoryRadio()
+        let demo = try await DemoPeripheral.start(on: .memory(radio))
+        let updates = Task { await demo.sendUpdates(interval: .milliseconds(100)) }
+        defer { updates.cancel() }
+        let observer = try BrokerRecorder(port: broker.port, filter: "attune/#", id: "lease-incumbent-observer")
+        let b = try Self.gateway("b", port: broker.port, radio: radio)
+        await b.start()
+        let owned = await observer.first { $0.topic == "attune/dev/demo/heart_rate" && Self.via($0) == "b" }
+        try #require(owned != nil, "b owns the device")
+        let a = try Self.gateway("a", port: broker.port, radio: radio)
+        let joined = observer.messages.count
+        await a.start()
+        _ = await observer.first(after: joined) { $0.topic == "attune/gateway/a/status" && $0.text == "online" }
+        // Longer than a claim's settle time and a renewal: time enough to take it, were it taken.
+        _ = await observer.first(after: joined, within: .seconds(4)) { _ in false }
+        let after = observer.messages.dropFirst(joined)
+        let values = after.filter { $0.topic == "attune/dev/demo/heart_rate" }
+        #expect(values.count >= 10 && values.allSatisfy { Self.via($0) == "b" }, "b keeps it: \(values.compactMap(Self.via))")
+        let records = after.filter { $0.topic == "attune/dev/demo/owner" && !$0.payload.isEmpty }.compactMap(\.text)
+        #expect(records.last?.hasPrefix("{\"gateway\":\"b\",") == true, "\(records)")
+        #expect(!after.contains { $0.topic == "attune/dev/demo/availability" && $0.text == "offline" }, "the link never dropped")
+        await a.stop()
+        await b.stop()
+        await observer.client.close()
+    }
 }
