@@ -14,7 +14,8 @@ extension Gateway {
             case .lost: leaseLost(name)
             }
         }
-        if !step.actions.isEmpty { publishExplain(name) }
+        // The standing changed hands: `--explain` says so (renewals alone do not republish it).
+        if step.actions.contains(where: { if case .publish = $0 { false } else { true } }) { publishExplain(name) }
         rearm()
     }
 

@@ -91,6 +91,8 @@ extension Gateway {
             }
         }
         runPool(on ? pool.adapterUp(id, at: clock.now) : pool.adapterDown(id, at: clock.now))
+        // The scan ended with the power; it waits for poweredOn again.
+        if on { restartScan(index) }
         publishAdapters()
     }
 
