@@ -77,4 +77,42 @@ struct GatewayPoolTests {
         #expect(cleared != nil, "stop clears the lease")
         await observer.client.close()
     }
+
+    @Test("a device's adapters: list is its affinity: it goes to memory-b though memory-a, first in the config, has room",
+          .timeLimit(.minutes(2)))
+    func affinityChoosesTheAdapter() async throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let radio = MemoryRadio()
+        let one = try await DemoPeripheral.start(on: .memory(radio))
+        let updates = Task { await one.sendUpdates(interval: .milliseconds(100)) }
+        defer { updates.cancel() }
+        let text = """
+        {"mqtt": {"url": "mqtt://127.0.0.1:\(broker.port)", "client_id": "attune-affinity", "base": "attune"},
+         "adapters": [{"transport": "memory-a", "max_connections": 2}, {"transport": "memory-b", "max_connections": 2}],
+         "devices": [
+           {"name": "one", "address": "C0:00:00:00:00:01", "address_type": "random", "connect": "keep", "adapters": ["memory-b"],
+            "gatt": [{"characteristic": "2a37", "notify": true, "topic": "heart_rate", "decode": "heart_rate_measurement"}]}
+         ]}
+        """
+        let configuration = try GatewayConfiguration(yaml: Array(text.utf8))
+        let observer = try BrokerRecorder(port: broker.port, filter: "attune/#", id: "affinity-observer")
+        let gateway = Gateway(configuration: configuration,
+                              transports: ["memory-a": .memory(radio), "memory-b": .memory(radio)],
+                              mqtt: try MQTTClient(configuration: try MQTTConfiguration(url: "mqtt://127.0.0.1:\(broker.port)",
+                                                                                        clientID: "attune-affinity")))
+        await gateway.start()
+        let explain = await observer.first { message in
+            message.topic == "attune/dev/one/explain" && (message.text ?? "").contains("\"connected\": true")
+        }
+        #expect(explain?.text?.contains("\"adapter\": \"memory-b\"") == true, "\(explain?.text ?? "none")")
+        let adapters = await observer.first { message in
+            message.topic == "attune/gateway/attune-affinity/adapters"
+                && (message.text ?? "").contains("\"transport\": \"memory-b\", \"powered\": true, \"scanning\": true, \"slots_used\": 1,")
+        }
+        #expect(adapters?.text?.contains("\"transport\": \"memory-a\", \"powered\": true, \"scanning\": true, \"slots_used\": 0,") == true,
+                "\(adapters?.text ?? "none")")
+        await gateway.stop()
+        await observer.client.close()
+    }
 }
