@@ -19,6 +19,11 @@ extension Gateway {
             device.work?.cancel()
             device.watcher?.cancel()
             runPool(pool.remove(device.id, at: now))
+            if device.handle == nil, let index = device.linkAdapter, adapters.indices.contains(index) {
+                // Its attempt ends with the cancelled work, whose report has no runtime left to
+                // reach: the scheduler hears of it here, or it would wait out its cancel timeout.
+                runPool(pool.connectFailed(on: adapters[index].id, reason: .unknownConnectionIdentifier, at: now))
+            }
             if let peripheral = device.peripheral, let index = device.linkAdapter, adapters.indices.contains(index) {
                 // The watcher is gone with the old runtime: the slot is freed here once the link is down.
                 let central = adapters[index].central, id = adapters[index].id, handle = device.handle
