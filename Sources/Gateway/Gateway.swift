@@ -9,8 +9,9 @@ import SensorDecoding
 /// `attune gateway`: keeps the configured devices connected and subscribed, decodes their
 /// advertisements and values, and publishes them to MQTT, on the public API alone.
 ///
-/// One actor makes every decision (GatewayCore's machines: the connection scheduler per
-/// adapter, availability); values take the short path: each notification stream's task
+/// One actor makes every decision (GatewayCore's machines: the adapter pool with its
+/// connection scheduler per adapter, a lease per device among the gateways on the broker,
+/// availability, the subscription watchdog); values take the short path: each notification stream's task
 /// decodes and publishes itself, and the MQTT client's own loop thread carries the
 /// broker link, so Bluetooth work never holds up the keepalive.
 public actor Gateway {
