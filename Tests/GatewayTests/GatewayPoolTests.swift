@@ -115,4 +115,51 @@ struct GatewayPoolTests {
         await gateway.stop()
         await observer.client.close()
     }
+
+    @Test("an adapter that powers off goes down in the pool: its device moves to the other adapter and connects there",
+          .timeLimit(.minutes(2)))
+    func poweredOffAdapterHandsItsDevicesOn() async throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let radio = MemoryRadio()
+        let one = try await DemoPeripheral.start(on: .memory(radio))
+        let updates = Task { await one.sendUpdates(interval: .milliseconds(100)) }
+        defer { updates.cancel() }
+        let text = """
+        {"mqtt": {"url": "mqtt://127.0.0.1:\(broker.port)", "client_id": "attune-power", "base": "attune"},
+         "adapters": [{"transport": "memory-a", "max_connections": 2}, {"transport": "memory-b", "max_connections": 2}],
+         "devices": [
+           {"name": "one", "address": "C0:00:00:00:00:01", "address_type": "random", "connect": "keep",
+            "gatt": [{"characteristic": "2a37", "notify": true, "topic": "heart_rate", "decode": "heart_rate_measurement"}]}
+         ]}
+        """
+        let configuration = try GatewayConfiguration(yaml: Array(text.utf8))
+        let observer = try BrokerRecorder(port: broker.port, filter: "attune/#", id: "power-observer")
+        // The gateway opens memory-a's central, then memory-b's: the radio's next two addresses.
+        let gateway = Gateway(configuration: configuration,
+                              transports: ["memory-a": .memory(radio), "memory-b": .memory(radio)],
+                              mqtt: try MQTTClient(configuration: try MQTTConfiguration(url: "mqtt://127.0.0.1:\(broker.port)",
+                                                                                        clientID: "attune-power")))
+        await gateway.start()
+        let onA = await observer.first { message in
+            message.topic == "attune/dev/one/explain" && (message.text ?? "").contains("\"adapter\": \"memory-a\", \"connected\": true")
+        }
+        try #require(onA != nil, "first on memory-a, the first adapter")
+        let off = observer.messages.count
+        radio.setPowered(false, controller: BluetoothAddress(rawValue: 0xC0_00_00_00_00_02))
+        let onB = await observer.first(after: off) { message in
+            message.topic == "attune/dev/one/explain" && (message.text ?? "").contains("\"adapter\": \"memory-b\", \"connected\": true")
+        }
+        #expect(onB != nil, "moved to memory-b: \(observer.messages.last { $0.topic == "attune/dev/one/explain" }?.text ?? "none")")
+        let values = await observer.first(after: off) { $0.topic == "attune/dev/one/heart_rate" }
+        #expect(values != nil, "values flow through memory-b")
+        let adapters = await observer.first(after: off) { message in
+            message.topic == "attune/gateway/attune-power/adapters"
+                && (message.text ?? "").contains("\"transport\": \"memory-a\", \"powered\": false")
+                && (message.text ?? "").contains("\"transport\": \"memory-b\", \"powered\": true, \"scanning\": true, \"slots_used\": 1,")
+        }
+        #expect(adapters != nil, "\(observer.messages.last { $0.topic.hasSuffix("/adapters") }?.text ?? "none")")
+        await gateway.stop()
+        await observer.client.close()
+    }
 }
