@@ -1,4 +1,5 @@
 import Attune
+import BluetoothCore
 import GatewayConfig
 import GatewayCore
 import SensorDecoding
@@ -7,11 +8,19 @@ import SensorDecoding
 struct DeviceRuntime {
     var configuration: DeviceConfiguration
     var id: DeviceID { DeviceID(configuration.name) }
-    /// The adapter (index into the gateway's adapters) its links go through.
-    var adapter: Int
+    /// The adapter (index into the gateway's adapters) the pool assigned it to: its next
+    /// link goes through it. Nil while no adapter serves it.
+    var adapter: Int?
+    /// The adapter its current attempt or link is on (the pool may have moved `adapter`
+    /// on since): connects, failures and disconnections are reported to this one.
+    var linkAdapter: Int?
+    /// The last advertisement each adapter heard from it, and when: the peripheral of a
+    /// link is taken from the central of the adapter that connects (an IRK device's
+    /// current address comes from it), and a lease is claimed only for a device heard.
+    var heard: [Int: (advertisement: Advertisement, at: MonotonicTime)] = [:]
     /// The decoder of its advertisements, when `decode:` names one.
     var decoder: AdvertisementDecoder?
-    /// The peripheral on its adapter's central, once it has been seen or connected.
+    /// The peripheral of its current or last link, on that link's adapter's central.
     var peripheral: Peripheral?
     /// The handle the scheduler knows the live link by.
     var handle: UInt16?

@@ -45,12 +45,7 @@ extension Gateway {
             switch action {
             case .restartScan: restartScan(index)
             case .resetAdapter:
-                adapters[index].resets += 1
-                let central = adapters[index].central
-                Task { [weak self] in
-                    await central.cancelAllConnections()
-                    await self?.adapterWasReset(index)
-                }
+                resetAdapter(index)
             case .report(let event):
                 publish(topics.adapters + "/events", JSONText.object([
                     ("adapter", JSONText.quoted(event.adapter.name)), ("step", JSONText.quoted(event.step.rawValue)),
@@ -71,10 +66,8 @@ extension Gateway {
         }
         guard var device = devices[name] else { return }
         device.rssi = advertisement.rssi
-        if device.peripheral == nil || device.handle == nil {
-            // Where it advertises now is where the next link goes.
-            device.peripheral = adapters[device.adapter].central.peripheral(for: advertisement)
-        }
+        // Where it advertises now is where this adapter's next link to it goes.
+        device.heard[index] = (advertisement, now)
         var readings: [DecodedReading] = []
         var alarm: [UInt8]?
         if var decoder = device.decoder {
@@ -105,7 +98,8 @@ extension Gateway {
         }
         runAvailability(availability.advertisement(from: device.id, at: now))
         if Self.policy(device.configuration) != .never {
-            run(adapter: device.adapter, adapters[device.adapter].scheduler.advertisement(from: device.id, at: now))
+            runPool(pool.advertisement(from: device.id, on: adapters[index].id, at: now))
+            leaseCanServe(name)
         }
     }
 

@@ -6,6 +6,7 @@ extension Gateway {
     /// adapters topic is refreshed.
     func publishChanges() {
         feedWatchdog()
+        refreshLeases()
         for (device, state) in values.takeChanged() {
             publish(topics.state(device), state, retain: true)
         }
@@ -15,13 +16,17 @@ extension Gateway {
     /// `attune/gateway/<id>/adapters`: powered, scanning, slots, advertisements per second, resets.
     func publishAdapters() {
         let now = clock.now
-        let entries = adapters.map { adapter in
-            JSONText.object([
+        var assigned: [Int: Int] = [:]
+        for device in devices.values { if let index = device.adapter { assigned[index, default: 0] += 1 } }
+        let entries = adapters.enumerated().map { index, adapter in
+            let scheduler = pool.scheduler(of: adapter.id)
+            return JSONText.object([
                 ("transport", JSONText.quoted(adapter.name)),
                 ("powered", adapter.central.state == .poweredOn ? "true" : "false"),
                 ("scanning", adapter.scanning ? "true" : "false"),
-                ("slots_used", String(adapter.scheduler.slotsUsed)),
-                ("slots_free", String(adapter.scheduler.slotsFree)),
+                ("slots_used", String(scheduler?.slotsUsed ?? 0)),
+                ("slots_free", String(scheduler?.slotsFree ?? 0)),
+                ("devices", String(assigned[index] ?? 0)),
                 ("advertisements_per_s", JSONText.number((adapter.health.advertisementsPerSecond(at: now) * 10).rounded() / 10)),
                 ("resets", String(adapter.resets)),
             ])
@@ -41,20 +46,33 @@ extension Gateway {
     /// `attune gateway CONFIG --explain NAME` prints.
     func publishExplain(_ name: String) {
         guard let device = devices[name] else { return }
-        let adapter = adapters[safe: device.adapter]
+        // The topic is the device's, not this gateway's: while another gateway holds the
+        // lease, its state is the one to explain.
+        if case .heldBy = leases[name]?.standing(at: Self.timestamp()) { return }
+        // The adapter the pool assigned it to, or (while the pool moves it on) the one its link is on.
+        let adapter = (device.adapter ?? device.linkAdapter).flatMap { adapters[safe: $0] }
+        let scheduler = adapter.flatMap { pool.scheduler(of: $0.id) }
         var fields: [(String, String)] = [
             ("device", JSONText.quoted(name)),
             ("adapter", adapter.map { JSONText.quoted($0.name) } ?? "null"),
             ("connected", device.handle != nil ? "true" : "false"),
             ("online", availability.availability(of: device.id).map { $0 ? "true" : "false" } ?? "null"),
         ]
-        if let report = adapter?.scheduler.report(for: device.id) {
+        if let lease = leases[name] {
+            let standing = lease.standing(at: Self.timestamp())
+            fields.append(("lease", JSONText.quoted(Self.describe(standing))))
+            if case .heldBy(let owner, _) = standing { fields.append(("owner", JSONText.quoted(owner))) }
+            if case .mine = standing { fields.append(("owner", JSONText.quoted(topics.clientID))) }
+        }
+        if let report = scheduler?.report(for: device.id) {
             fields.append(("link", JSONText.quoted("\(report.link)")))
             fields.append(("retry", JSONText.quoted("\(report.retry)")))
             fields.append(("failures", String(report.failures)))
             fields.append(("last_failure", report.lastFailure.map { JSONText.quoted(Self.describe($0)) } ?? "null"))
         }
-        if let slots = adapter { fields.append(("slot", "\(slots.scheduler.slotsUsed)/\(slots.scheduler.configuration.maxConnections)")) }
+        if let scheduler {
+            fields.append(("slot", JSONText.quoted("\(scheduler.slotsUsed)/\(scheduler.configuration.maxConnections)")))
+        }
         fields.append(("last_error", device.lastError.map(JSONText.quoted) ?? "null"))
         fields.append(("resubscribes", String(device.resubscribes)))
         if let interval = watchdog.learnedInterval(of: device.id, Self.desired(device.configuration).first

@@ -17,6 +17,7 @@ extension Gateway {
     }
 
     private func received(_ message: MQTTMessage) async {
+        if leaseMessage(message) { return }
         if let discovery = configuration.mqtt.discovery, message.topic == "\(discovery.prefix)/status" {
             // Home Assistant restarted: it has forgotten the devices until they are sent again.
             if message.text == "online" { publishDiscovery() }
@@ -35,6 +36,8 @@ extension Gateway {
             answer(name, write, error: "\(name)/\(topic) is not a writable entry of this gateway's config")
             return
         }
+        // Another gateway of the fleet holds the device: its answer is the one that counts.
+        if case .heldBy = leases[name]?.standing(at: Self.timestamp()) { return }
         if let peripheral = device.peripheral, device.handle != nil, device.characteristics[topic] != nil {
             await perform(name, write, peripheral)
             return
@@ -49,7 +52,7 @@ extension Gateway {
             return
         }
         devices[name]?.pendingWrites.append(write)
-        run(adapter: device.adapter, adapters[device.adapter].scheduler.request(device.id, at: clock.now))
+        runPool(pool.request(device.id, at: clock.now))
     }
 
     func flushWrites(_ name: String, _ peripheral: Peripheral) async {

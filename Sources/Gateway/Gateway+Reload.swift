@@ -1,6 +1,7 @@
 import BluetoothCore
 import GatewayConfig
 import GatewayCore
+import Foundation
 import SensorDecoding
 
 extension Gateway {
@@ -12,16 +13,29 @@ extension Gateway {
     public func reload(_ new: GatewayConfiguration) -> ConfigurationChanges {
         let changes = new.changes(from: configuration)
         let now = clock.now
+        let wall = Self.timestamp()
         for name in changes.removed + changes.changed {
             guard let device = devices.removeValue(forKey: name) else { continue }
             device.work?.cancel()
             device.watcher?.cancel()
-            if adapters.indices.contains(device.adapter) {
-                run(adapter: device.adapter, adapters[device.adapter].scheduler.remove(device.id, at: now))
-                if let peripheral = device.peripheral {
-                    let central = adapters[device.adapter].central
-                    Task { await central.cancelConnection(peripheral) }
+            runPool(pool.remove(device.id, at: now))
+            if device.handle == nil, let index = device.linkAdapter, adapters.indices.contains(index) {
+                // Its attempt ends with the cancelled work, whose report has no runtime left to
+                // reach: the scheduler hears of it here, or it would wait out its cancel timeout.
+                runPool(pool.connectFailed(on: adapters[index].id, reason: .unknownConnectionIdentifier, at: now))
+            }
+            if let peripheral = device.peripheral, let index = device.linkAdapter, adapters.indices.contains(index) {
+                // The watcher is gone with the old runtime: the slot is freed here once the link is down.
+                let central = adapters[index].central, id = adapters[index].id, handle = device.handle
+                Task { [weak self] in
+                    await central.cancelConnection(peripheral)
+                    if let handle { await self?.slotFreed(id, handle) }
                 }
+            }
+            // A device that stays connectable keeps its lease through the change.
+            let stays = new.devices.first { $0.name == name }.map { Self.policy($0) != .never } ?? false
+            if !stays, var lease = leases.removeValue(forKey: name) {
+                for case .clear in lease.release(at: wall).actions { publishLease(name, nil) }
             }
             availability.unregister(device.id)
             runWatchdog(watchdog.setDesired(device.id, [], at: now))
@@ -37,9 +51,15 @@ extension Gateway {
         return changes
     }
 
-    /// Starts scheduling one configured device.
+    /// Disconnection of a link whose device was dropped by a reload.
+    func slotFreed(_ adapter: AdapterID, _ handle: UInt16) {
+        runPool(pool.disconnected(on: adapter, handle: handle, reason: .localHostTerminated, at: clock.now))
+    }
+
+    /// Starts following one configured device. A connectable one gets a lease and joins
+    /// the pool once this gateway owns it (at once when it already does).
     func add(_ device: DeviceConfiguration, at now: MonotonicTime) {
-        var runtime = DeviceRuntime(configuration: device, adapter: 0)
+        var runtime = DeviceRuntime(configuration: device)
         if let format = device.advertisement {
             runtime.decoder = try? AdvertisementDecoder(format: format, bindKey: device.bindkey?.bytes)
         }
@@ -48,7 +68,11 @@ extension Gateway {
         let policy = Self.policy(device)
         availability.register(runtime.id, followsLink: policy == .keep)
         if policy == .keep { runWatchdog(watchdog.setDesired(runtime.id, Self.desired(device), at: now)) }
-        guard policy != .never, adapters.indices.contains(runtime.adapter) else { return }
-        run(adapter: runtime.adapter, adapters[runtime.adapter].scheduler.add(runtime.id, policy: policy, at: now))
+        guard policy != .never else { return }
+        if let lease = leases[device.name] {
+            if lease.isOwner { runLease(device.name, LeaseStep(actions: [.acquired], nextDeadline: lease.nextDeadline)) }
+        } else {
+            leases[device.name] = DeviceLease(gateway: topics.clientID, configuration: leaseConfiguration)
+        }
     }
 }

@@ -3,10 +3,16 @@ import BluetoothCore
 import GatewayCore
 
 extension Gateway {
-    /// Carries out one scheduler step of an adapter and re-arms the timer.
-    func run(adapter index: Int, _ step: GatewayStep<SchedulerAction>?) {
-        guard let step, adapters.indices.contains(index) else { return }
-        for action in step.actions { perform(action, on: index) }
+    /// Carries out one step of the adapter pool and re-arms the timer.
+    func runPool(_ step: GatewayStep<PoolAction>) {
+        for action in step.actions {
+            switch action {
+            case .adapter(let id, let scheduled):
+                if let index = adapterIndex(id) { perform(scheduled, on: index) }
+            case .assigned(let device, let id):
+                assign(device.name, to: id.flatMap(adapterIndex))
+            }
+        }
         rearm()
     }
 
@@ -20,12 +26,24 @@ extension Gateway {
         rearm()
     }
 
+    func adapterIndex(_ id: AdapterID) -> Int? { adapters.firstIndex { $0.id == id } }
+
+    /// The pool moved a device: its next link goes through that adapter's central (a
+    /// peripheral object belongs to one central, so the link takes it from there).
+    private func assign(_ name: String, to index: Int?) {
+        guard devices[name] != nil else { return }
+        devices[name]?.adapter = index
+        publishExplain(name)
+    }
+
     private func perform(_ action: SchedulerAction, on index: Int) {
         switch action {
         case .connect(let id):
             connect(id.name, on: index)
         case .cancelConnect(let id), .disconnect(_, .some(let id)):
-            guard let peripheral = devices[id.name]?.peripheral else { return }
+            // The attempt or link is on the adapter that asks; its peripheral is that central's.
+            guard let device = devices[id.name], let peripheral = device.peripheral,
+                  device.linkAdapter == index else { return }
             let central = adapters[index].central
             Task { await central.cancelConnection(peripheral) }
         case .disconnect(_, .none):
@@ -33,25 +51,75 @@ extension Gateway {
         case .resetAdapter:
             // The public API has no HCI Reset: every link and attempt is dropped and the
             // scan restarted, which is what a reset leaves behind.
-            adapters[index].resets += 1
-            let central = adapters[index].central
-            Task { [weak self] in
-                await central.cancelAllConnections()
-                await self?.adapterWasReset(index)
-            }
+            resetAdapter(index)
+        }
+    }
+
+    func resetAdapter(_ index: Int) {
+        adapters[index].resets += 1
+        let central = adapters[index].central
+        Task { [weak self] in
+            await central.cancelAllConnections()
+            await self?.adapterWasReset(index)
         }
     }
 
     func adapterWasReset(_ index: Int) {
         restartScan(index)
-        run(adapter: index, adapters[index].scheduler.adapterReset(at: clock.now))
+        runPool(pool.adapterUp(adapters[index].id, at: clock.now))
+    }
+
+    /// Follows an adapter's power: off takes it out of the pool (its devices go to the
+    /// next adapter that hears them), on brings it back.
+    func watchPower(_ index: Int) {
+        let central = adapters[index].central
+        adapters[index].power = Task { [weak self] in
+            for await state in central.stateUpdates {
+                await self?.powerChanged(index, on: state == .poweredOn)
+            }
+        }
+    }
+
+    private func powerChanged(_ index: Int, on: Bool) {
+        guard adapters.indices.contains(index), adapters[index].up != on, !stopped else { return }
+        adapters[index].up = on
+        let id = adapters[index].id
+        if !on {
+            // Its links are gone with it: each one ends now, whatever the central reports later.
+            for name in devices.keys.sorted() where devices[name]?.linkAdapter == index {
+                linkGone(name)
+            }
+        }
+        runPool(on ? pool.adapterUp(id, at: clock.now) : pool.adapterDown(id, at: clock.now))
+        // The scan ended with the power; it waits for poweredOn again.
+        if on { restartScan(index) }
+        publishAdapters()
+    }
+
+    /// A link or attempt on an adapter that went down: the pool has forgotten its slots.
+    private func linkGone(_ name: String) {
+        guard var device = devices[name] else { return }
+        device.work?.cancel()
+        device.watcher?.cancel()
+        let wasUp = device.handle != nil
+        device.handle = nil
+        device.linkAdapter = nil
+        device.characteristics = [:]
+        device.lastError = "adapter powered off"
+        devices[name] = device
+        guard wasUp else { return }
+        let now = clock.now
+        runAvailability(availability.disconnected(device.id, at: now))
+        runWatchdog(watchdog.disconnected(device.id, at: now))
     }
 
     /// LE Create Connection through the central; the scheduler hears how it ended.
     private func connect(_ name: String, on index: Int) {
         guard var device = devices[name] else { return }
         let central = adapters[index].central
-        let peripheral = device.peripheral ?? {
+        let peripheral: Peripheral? = {
+            // Where this adapter last heard it is where it is (an IRK device's current address).
+            if let heard = device.heard[index] { return central.peripheral(for: heard.advertisement) }
             switch device.configuration.identity {
             case .address(let address, let type): return central.peripheral(address: address, type: type)
             case .irk: return nil
@@ -59,31 +127,31 @@ extension Gateway {
         }()
         guard let peripheral else {
             // Only an advertisement tells where an IRK device is; until one came, fail soon.
-            run(adapter: index, adapters[index].scheduler.connectFailed(HCIReason(0x3E), at: clock.now))
+            runPool(pool.connectFailed(on: adapters[index].id, reason: HCIReason(0x3E), at: clock.now))
             return
         }
         device.peripheral = peripheral
+        device.linkAdapter = index
         device.watcher?.cancel()
         device.watcher = Task { [weak self] in
             for await event in peripheral.lifecycleEvents {
-                if case .disconnected(let reason, _) = event { await self?.linkDown(name, reason) }
+                if case .disconnected(let reason, _) = event { await self?.linkDown(name, reason, on: index) }
             }
         }
         device.work = Task { [weak self] in
             do throws(AttuneError) {
                 // The scheduler's own timeout cancels a connect that hangs; this one only bounds set-up.
                 try await central.connect(peripheral, timeout: .seconds(120), reconnect: .off)
-                await self?.linkUp(name)
+                await self?.linkUp(name, on: index)
             } catch {
-                await self?.connectFailed(name, error)
+                await self?.connectFailed(name, error, on: index)
             }
         }
         devices[name] = device
     }
 
-    func linkUp(_ name: String) {
-        guard var device = devices[name], let peripheral = device.peripheral else { return }
-        let index = device.adapter
+    func linkUp(_ name: String, on index: Int) {
+        guard var device = devices[name], let peripheral = device.peripheral, device.linkAdapter == index else { return }
         let handle = adapters[index].nextHandle
         adapters[index].nextHandle = handle == 0xEFF ? 1 : handle + 1
         device.handle = handle
@@ -91,28 +159,32 @@ extension Gateway {
         let now = clock.now
         device.work = Task { [weak self] in await self?.setUp(name, peripheral) }
         devices[name] = device
-        run(adapter: index, adapters[index].scheduler.connected(handle: handle, device: device.id, at: now))
+        runPool(pool.connected(on: adapters[index].id, handle: handle, device: device.id, at: now))
         runAvailability(availability.connected(device.id, at: now))
+        // Connected: this gateway can serve it whatever it hears.
+        leaseCanServe(name)
         publishExplain(name)
     }
 
-    func connectFailed(_ name: String, _ error: AttuneError) {
-        guard var device = devices[name] else { return }
+    func connectFailed(_ name: String, _ error: AttuneError, on index: Int) {
+        guard var device = devices[name], device.linkAdapter == index else { return }
         device.lastError = error.description
+        device.linkAdapter = nil
         devices[name] = device
-        run(adapter: device.adapter, adapters[device.adapter].scheduler.connectFailed(Self.reason(error), at: clock.now))
+        runPool(pool.connectFailed(on: adapters[index].id, reason: Self.reason(error), at: clock.now))
         publishExplain(name)
     }
 
-    func linkDown(_ name: String, _ reason: DisconnectReason) {
-        guard var device = devices[name], let handle = device.handle else { return }
+    func linkDown(_ name: String, _ reason: DisconnectReason, on index: Int) {
+        guard var device = devices[name], device.linkAdapter == index, let handle = device.handle else { return }
         device.handle = nil
+        device.linkAdapter = nil
         device.work?.cancel()
         device.characteristics = [:]
         device.lastError = "disconnected: \(reason)"
         devices[name] = device
         let now = clock.now
-        run(adapter: device.adapter, adapters[device.adapter].scheduler.disconnected(handle: handle, reason: Self.reason(reason), at: now))
+        runPool(pool.disconnected(on: adapters[index].id, handle: handle, reason: Self.reason(reason), at: now))
         runAvailability(availability.disconnected(device.id, at: now))
         runWatchdog(watchdog.disconnected(device.id, at: now))
         publishExplain(name)
@@ -139,12 +211,19 @@ extension Gateway {
 
     // MARK: Time
 
-    /// The timer sleeps until the earliest deadline of every machine.
+    /// The timer sleeps until the earliest deadline of every machine (leases count in
+    /// wall-clock seconds, turned into the monotonic time they fall at).
     func rearm() {
         let now = clock.now
-        let deadlines = adapters.compactMap { $0.scheduler.nextDeadline(at: now) }
-            + adapters.compactMap(\.health.nextDeadline) + [availability.nextDeadline, watchdog.nextDeadline].compactMap { $0 }
-        guard let next = deadlines.min(), !stopped else { return }
+        var deadlines = [pool.nextDeadline(at: now)] + adapters.map(\.health.nextDeadline)
+            + [availability.nextDeadline, watchdog.nextDeadline]
+        if let lease = leases.values.compactMap(\.nextDeadline).min() {
+            let wait = lease - Self.timestamp()
+            // A deadline already past is due now; one absurdly far off (a hostile record) waits a day.
+            let seconds = wait.isFinite ? min(max(0, wait), 86_400) : 0
+            deadlines.append(now + .nanoseconds(Int64(seconds * 1e9)))
+        }
+        guard let next = deadlines.compactMap({ $0 }).min(), !stopped else { return }
         if let armed, armed <= next, timer != nil { return }
         armed = next
         timer?.cancel()
@@ -160,11 +239,10 @@ extension Gateway {
         timer = nil
         armed = nil
         let now = clock.now
-        for index in adapters.indices {
-            run(adapter: index, adapters[index].scheduler.tick(at: now))
-            runHealth(index, adapters[index].health.tick(at: now))
-        }
+        runPool(pool.tick(at: now))
+        for index in adapters.indices { runHealth(index, adapters[index].health.tick(at: now)) }
         runAvailability(availability.tick(at: now))
+        tickLeases()
         // The last second's arrivals first, so a value that came is not taken for silence.
         feedWatchdog()
         runWatchdog(watchdog.tick(at: now))

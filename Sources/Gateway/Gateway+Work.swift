@@ -41,8 +41,8 @@ extension Gateway {
             await read(name, binding, characteristic, peripheral)
         }
         await flushWrites(name, peripheral)
-        if case .poll = Self.policy(device.configuration), let index = devices[name]?.adapter {
-            run(adapter: index, adapters[index].scheduler.workDone(device.id, at: clock.now))
+        if case .poll = Self.policy(device.configuration) {
+            runPool(pool.workDone(device.id, at: clock.now))
             return
         }
         // Periodic reads while the link lasts.

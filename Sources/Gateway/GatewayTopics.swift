@@ -29,6 +29,12 @@ public struct GatewayTopics: Hashable, Sendable {
     public func explain(_ device: String) -> String { "\(base)/dev/\(device)/explain" }
     /// A device not in the config, with `discover_unknown`.
     public func advertisement(_ address: String) -> String { "\(base)/adv/\(address)" }
+    /// Retained `{"gateway": ..., "until": ...}`: which gateway holds the device's lease.
+    public func owner(_ device: String) -> String { "\(base)/dev/\(device)/owner" }
+    /// Every device's owner record.
+    public var ownerFilter: String { "\(base)/dev/+/owner" }
+    /// Every gateway's status on this broker.
+    public var statusFilter: String { "\(base)/gateway/+/status" }
     /// Every `/set` topic of this gateway's devices.
     public var setFilter: String { "\(base)/dev/+/+/set" }
 }

@@ -36,9 +36,13 @@ public struct DeviceConfiguration: Hashable, Sendable {
     /// `every:` as written. Only `poll` uses it; see `pollInterval`.
     public var every: Duration?
     public var gatt: [CharacteristicBinding]
+    /// `adapters:`: the transports of the adapters that may serve it, best first (each one
+    /// of the config's `adapters:`). Empty: any adapter, in the config's order.
+    public var adapters: [String]
 
     public init(name: String, identity: Identity, advertisement: AdvertisementFormat? = nil, bindkey: Key128? = nil,
-                connect: ConnectMode? = nil, every: Duration? = nil, gatt: [CharacteristicBinding] = []) {
+                connect: ConnectMode? = nil, every: Duration? = nil, gatt: [CharacteristicBinding] = [],
+                adapters: [String] = []) {
         self.name = name
         self.identity = identity
         self.advertisement = advertisement
@@ -46,6 +50,7 @@ public struct DeviceConfiguration: Hashable, Sendable {
         self.connect = connect ?? Self.defaultConnect(gatt)
         self.every = every
         self.gatt = gatt
+        self.adapters = adapters
     }
 
     /// `never` without `gatt`, `keep` when something is subscribed, else `poll`.
@@ -68,9 +73,10 @@ public struct DeviceConfiguration: Hashable, Sendable {
     /// The most `gatt:` entries one device may have.
     public static let maxCharacteristics = 64
 
-    static let keys = ["name", "address", "irk", "address_type", "decode", "bindkey", "connect", "every", "gatt"]
+    static let keys = ["name", "address", "irk", "address_type", "decode", "bindkey", "connect", "every", "gatt", "adapters"]
 
-    init(_ node: YAMLNode, at path: ConfigPath) throws(GatewayConfigError) {
+    /// `transports`: the config's adapters, which `adapters:` may name.
+    init(_ node: YAMLNode, at path: ConfigPath, transports: [String]) throws(GatewayConfigError) {
         let m = try MappingReader(node, at: path, keys: Self.keys)
         name = try m.require("name") { n, p throws(GatewayConfigError) in try Read.topicLevel(n, p) }
         switch (m.has("address"), m.has("irk")) {
@@ -105,6 +111,28 @@ public struct DeviceConfiguration: Hashable, Sendable {
         if connect == .never, !gatt.isEmpty {
             throw m.error("connect", "never, but the device has gatt entries")
         }
+        adapters = try m.optional("adapters") { n, p throws(GatewayConfigError) in try Self.affinity(n, p, transports) } ?? []
+    }
+
+    /// `adapters:` of a device: transports of the config's adapters, each once.
+    static func affinity(_ node: YAMLNode, _ path: ConfigPath, _ transports: [String]) throws(GatewayConfigError) -> [String] {
+        let items = try Read.sequence(node, path)
+        guard items.count <= GatewayConfiguration.maxAdapters else {
+            throw Read.fail(node, path, "\(items.count) entries; at most \(GatewayConfiguration.maxAdapters)")
+        }
+        var result: [String] = []
+        for (i, item) in items.enumerated() {
+            let p = path.appending(index: i)
+            let transport = try Read.text(item, p)
+            guard transports.contains(transport) else {
+                throw Read.fail(item, p, "\(quoted(transport)) is not the transport of an entry of adapters")
+            }
+            if let first = result.firstIndex(of: transport) {
+                throw Read.fail(item, p, "\(quoted(transport)) is listed by \(path.appending(index: first)) too")
+            }
+            result.append(transport)
+        }
+        return result
     }
 
     static func bindings(_ node: YAMLNode, _ path: ConfigPath) throws(GatewayConfigError) -> [CharacteristicBinding] {

@@ -46,7 +46,8 @@ public struct GatewayConfiguration: Hashable, Sendable {
         scan = try m.optional("scan") { n, p throws(GatewayConfigError) in try ScanConfiguration(n, at: p) }
             ?? ScanConfiguration()
         discoverUnknown = try m.optional("discover_unknown") { n, p throws(GatewayConfigError) in try Read.bool(n, p) } ?? false
-        devices = try m.optional("devices") { n, p throws(GatewayConfigError) in try Self.devices(n, p) } ?? []
+        let transports = adapters.map(\.transport)
+        devices = try m.optional("devices") { n, p throws(GatewayConfigError) in try Self.devices(n, p, transports: transports) } ?? []
     }
 
     /// Reads and validates the file at `path` (at most `limits.maxBytes`).
@@ -84,7 +85,7 @@ public struct GatewayConfiguration: Hashable, Sendable {
         return result
     }
 
-    static func devices(_ node: YAMLNode, _ path: ConfigPath) throws(GatewayConfigError) -> [DeviceConfiguration] {
+    static func devices(_ node: YAMLNode, _ path: ConfigPath, transports: [String]) throws(GatewayConfigError) -> [DeviceConfiguration] {
         let items = try Read.sequence(node, path)
         // Counted before any entry is read, so a huge list fails at once.
         guard items.count <= maxDevices else {
@@ -96,7 +97,7 @@ public struct GatewayConfiguration: Hashable, Sendable {
         var identities: [DeviceConfiguration.Identity: Int] = [:]
         for (i, item) in items.enumerated() {
             let p = path.appending(index: i)
-            let device = try DeviceConfiguration(item, at: p)
+            let device = try DeviceConfiguration(item, at: p, transports: transports)
             if let first = names.updateValue(i, forKey: device.name) {
                 throw GatewayConfigError(path: p.appending("name"), mark: item.mark,
                                          message: "\(quoted(device.name)) is used by \(path.appending(index: first)) too")

@@ -55,6 +55,7 @@ extension GatewayConfiguration {
         case .on_demand: head += "connect on_demand (when a set arrives)"
         case .poll: head += "connect poll every \(DurationText.format(d.pollInterval ?? .seconds(600)))"
         }
+        if !d.adapters.isEmpty { head += "; adapters " + d.adapters.joined(separator: ", ") }
         if let a = d.advertisement {
             head += "; decoder \(a.rawValue)" + (d.bindkey == nil ? "" : " (encrypted, bindkey set)")
         }

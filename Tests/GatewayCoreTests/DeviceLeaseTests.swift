@@ -35,12 +35,13 @@ struct DeviceLeaseTests {
     @Test func aFreeDeviceIsClaimedThenOwnedAndRenewed() {
         var l = DeviceLease(gateway: "gw-a")
         let claim = l.setCanServe(true, at: Self.t0)
-        #expect(claim.actions == [.publish(LeaseRecord(gateway: "gw-a", until: Self.t0 + 30))])
+        #expect(claim.actions == [.publish(LeaseRecord(gateway: "gw-a", until: Self.t0 + 30, claim: true))])
         #expect(claim.nextDeadline == Self.t0 + 2)
-        #expect(l.observed(LeaseRecord(gateway: "gw-a", until: Self.t0 + 30), at: Self.t0 + 0.1).actions == [], "our own echo")
+        #expect(l.observed(LeaseRecord(gateway: "gw-a", until: Self.t0 + 30, claim: true), at: Self.t0 + 0.1).actions == [],
+                "our own echo")
         #expect(l.tick(at: Self.t0 + 1.9).actions == [])
         let won = l.tick(at: Self.t0 + 2)
-        #expect(won.actions == [.acquired])
+        #expect(won.actions == [.acquired, .publish(LeaseRecord(gateway: "gw-a", until: Self.t0 + 32))], "the claim becomes a lease")
         #expect(won.nextDeadline == Self.t0 + 12)
         #expect(l.tick(at: Self.t0 + 12).actions == [.publish(LeaseRecord(gateway: "gw-a", until: Self.t0 + 42))])
         #expect(l.isOwner)
@@ -64,7 +65,8 @@ struct DeviceLeaseTests {
         let offline = Self.t0 + 5
         #expect(l.standing(at: offline) == .heldBy("gw-a", until: Self.t0 + 30))
         let claim = l.gatewayStatus("gw-a", online: false, at: offline)
-        #expect(claim.actions == [.publish(LeaseRecord(gateway: "gw-b", until: offline + 30))], "at once, not at the lease's end")
+        #expect(claim.actions == [.publish(LeaseRecord(gateway: "gw-b", until: offline + 30, claim: true))],
+                "at once, not at the lease's end")
         var owned: Double?
         var now = offline
         while now < offline + 10 && owned == nil {
@@ -83,10 +85,10 @@ struct DeviceLeaseTests {
         #expect(l.tick(at: Self.t0 + 29.9).actions == [])
         let expiry = watching.nextDeadline ?? 0
         #expect(expiry == Self.t0 + 30)
-        #expect(l.tick(at: expiry).actions == [.publish(LeaseRecord(gateway: "gw-b", until: expiry + 30))])
+        #expect(l.tick(at: expiry).actions == [.publish(LeaseRecord(gateway: "gw-b", until: expiry + 30, claim: true))])
         let settle = l.tick(at: expiry).nextDeadline ?? .infinity
         #expect(settle - expiry <= 10)
-        #expect(l.tick(at: settle).actions == [.acquired])
+        #expect(l.tick(at: settle).actions.first == .acquired)
     }
 
     @Test func aGatewayThatDoesNotHearTheDeviceNeverTakesItOver() {
@@ -121,7 +123,7 @@ struct DeviceLeaseTests {
         #expect(topic.retained?.gateway == "gw-a", "the retained record names the winner")
     }
 
-    @Test func anOwnerYieldsToALowerIDClaimAndReportsTheLoss() {
+    @Test func twoOwnersKeepTheLowerIDAndTheOtherReportsTheLoss() {
         var l = DeviceLease(gateway: "gw-b")
         _ = l.setCanServe(true, at: Self.t0)
         _ = l.tick(at: Self.t0 + 2)
@@ -131,8 +133,44 @@ struct DeviceLeaseTests {
         _ = m.setCanServe(true, at: Self.t0)
         _ = m.tick(at: Self.t0 + 2)
         let kept = m.observed(LeaseRecord(gateway: "gw-b", until: Self.t0 + 40), at: Self.t0 + 3)
-        #expect(kept.actions == [.publish(LeaseRecord(gateway: "gw-a", until: Self.t0 + 30))], "a higher id's claim is answered")
+        #expect(kept.actions == [.publish(LeaseRecord(gateway: "gw-a", until: Self.t0 + 32))], "a higher id's record is answered")
         #expect(m.isOwner)
+    }
+
+    /// A gateway that starts while another owns the device may claim before the retained
+    /// record reaches it; the lowest-id rule then took the device from its owner (and a
+    /// link that worked was dropped). The owner answers a claim and keeps it.
+    @Test(arguments: ["gw-a", "gw-z"])
+    func anIncumbentKeepsTheDeviceAgainstALaterClaim(_ newcomer: String) {
+        var topic = FakeOwnerTopic()
+        var leases = [DeviceLease(gateway: "gw-m")]
+        topic.take(leases[0].setCanServe(true, at: Self.t0))
+        topic.deliver(to: &leases, at: Self.t0)
+        topic.take(leases[0].tick(at: Self.t0 + 2))
+        topic.deliver(to: &leases, at: Self.t0 + 2)
+        #expect(leases[0].isOwner)
+        // The newcomer hears the device before the broker's retained record reached it.
+        leases.append(DeviceLease(gateway: newcomer))
+        topic.take(leases[1].setCanServe(true, at: Self.t0 + 3))
+        #expect(leases[1].isClaiming)
+        topic.deliver(to: &leases, at: Self.t0 + 3)
+        var now = Self.t0 + 3
+        for _ in 0..<20 {
+            now += 0.5
+            for i in leases.indices { topic.take(leases[i].tick(at: now)) }
+            topic.deliver(to: &leases, at: now)
+        }
+        #expect(leases.filter(\.isOwner).map(\.gateway) == ["gw-m"], "the owner keeps it")
+        #expect(topic.retained?.gateway == "gw-m" && topic.retained?.claim == false)
+        #expect(leases[1].standing(at: now) == .heldBy("gw-m", until: topic.retained?.until ?? 0))
+    }
+
+    @Test func claimsSayClaimOnTheWire() throws {
+        let claim = LeaseRecord(gateway: "gw", until: 12.5, claim: true)
+        #expect(String(decoding: claim.jsonBytes(), as: UTF8.self) == "{\"gateway\":\"gw\",\"until\":12.5,\"claim\":true}")
+        #expect(try LeaseRecord(json: claim.jsonBytes()) == claim)
+        #expect(try LeaseRecord(json: Array("{\"gateway\":\"gw\",\"until\":1}".utf8)).claim == false, "absent: a held lease")
+        #expect(throws: LeasePayloadError.wrongType("claim")) { try LeaseRecord(json: Array("{\"gateway\":\"gw\",\"until\":1,\"claim\":1}".utf8)) }
     }
 
     @Test func ourOwnRecordAfterARestartIsOursAtOnce() {

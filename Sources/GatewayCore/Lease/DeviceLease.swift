@@ -4,10 +4,12 @@
 /// until when. A gateway that can serve the device (it hears it) takes over when there
 /// is no record, the record lapsed, or the owner's status topic says `offline`: it
 /// publishes a claim, waits ``LeaseConfiguration/settle`` for a competing one, and then
-/// owns the device and renews every ``LeaseConfiguration/renewEvery``. When two gateways
-/// claim at once (or an owner sees another's claim), each sees the other's record and the
-/// lowest gateway id wins, on both sides, so they end with exactly one owner; the winner
-/// publishes again so the retained record names it.
+/// owns the device and renews every ``LeaseConfiguration/renewEvery``. An owner that sees
+/// a claim answers with its own record and keeps the device; a claimer that sees an
+/// owner's record yields. When two gateways claim at once (or two owners meet after a
+/// partition), each sees the other's record and the lowest gateway id wins, on both
+/// sides, so they end with exactly one owner; the winner publishes again so the retained
+/// record names it.
 ///
 /// Time is wall-clock seconds since 1970, passed in (the record is compared across
 /// machines); nothing here reads a clock. Gateway statuses are kept for at most
@@ -83,22 +85,25 @@ public struct DeviceLease: Sendable {
             break
         case .claiming(let s):
             if let r = record, r.gateway != gateway, r.until > now {
-                if r.gateway < gateway {
+                if !r.claim || r.gateway < gateway {
+                    // An owner's record (it was there first) or a lower id's competing claim.
                     state = .watching(WatchingLease())
                     return finish(at: now, actions)
                 }
                 // We win the tie: make the retained record ours again.
-                actions.append(.publish(LeaseRecord(gateway: gateway, until: s.until)))
+                actions.append(.publish(LeaseRecord(gateway: gateway, until: s.until, claim: true)))
             } else if record == nil {
-                actions.append(.publish(LeaseRecord(gateway: gateway, until: s.until)))
+                actions.append(.publish(LeaseRecord(gateway: gateway, until: s.until, claim: true)))
             }
         case .owning(let s):
             if let r = record, r.gateway != gateway, r.until > now {
-                if r.gateway < gateway {
+                if !r.claim && r.gateway < gateway {
+                    // Two owners (their claims crossed a partition): the lowest id keeps it.
                     state = .watching(WatchingLease())
                     actions.append(.lost(to: r.gateway))
                     return finish(at: now, actions)
                 }
+                // A claim against our lease, or a higher id's record: ours stands, and says so.
                 actions.append(.publish(LeaseRecord(gateway: gateway, until: s.until)))
             } else if record == nil {
                 actions.append(.publish(LeaseRecord(gateway: gateway, until: s.until)))
@@ -149,10 +154,10 @@ public struct DeviceLease: Sendable {
         guard now.isFinite else { return LeaseStep(actions: actions, nextDeadline: nextDeadline) }
         switch state {
         case .claiming(let s) where now >= s.settleAt:
-            let renewAt = now + configuration.renewEvery
-            state = .owning(OwningLease(until: s.until, renewAt: renewAt))
+            state = .owning(OwningLease(until: s.until, renewAt: now))
             actions.append(.acquired)
-            if renewAt >= s.until { renew(at: now, into: &actions) }
+            // At once: the retained record stops saying "claim" and holds the lease.
+            renew(at: now, into: &actions)
         case .owning(let s) where now >= s.renewAt:
             renew(at: now, into: &actions)
         case .watching where canServe && mayTakeOver(at: now):
@@ -165,8 +170,8 @@ public struct DeviceLease: Sendable {
                 renew(at: now, into: &actions)
             } else {
                 state = .claiming(ClaimingLease(until: until, settleAt: now + configuration.settle))
-                record = LeaseRecord(gateway: gateway, until: until)
-                actions.append(.publish(LeaseRecord(gateway: gateway, until: until)))
+                record = LeaseRecord(gateway: gateway, until: until, claim: true)
+                actions.append(.publish(LeaseRecord(gateway: gateway, until: until, claim: true)))
             }
         default:
             break

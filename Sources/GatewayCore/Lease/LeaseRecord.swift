@@ -8,23 +8,30 @@ public struct LeaseRecord: Hashable, Sendable {
     public var gateway: String
     /// When the lease lapses unless renewed.
     public var until: Double
+    /// A claim waiting to settle, not a held lease (`"claim": true`; absent means false).
+    /// An owner answers a claim with its own record and keeps the device, so a gateway
+    /// that starts later (and has not seen the retained record yet) cannot take it from
+    /// its incumbent; only competing claims are decided by the lowest gateway id.
+    public var claim: Bool
 
     /// Payloads longer than this are refused before parsing.
     public static let maximumPayload = 1024
     /// Gateway ids longer than this (in bytes) are refused.
     public static let maximumGatewayLength = 256
 
-    public init(gateway: String, until: Double) {
+    public init(gateway: String, until: Double, claim: Bool = false) {
         self.gateway = gateway
         self.until = until
+        self.claim = claim
     }
 
-    /// `{"gateway":"attune-kitchen","until":1796042144.06}`
+    /// `{"gateway":"attune-kitchen","until":1796042144.06}`, with `,"claim":true` for a claim.
     public func jsonBytes() -> [UInt8] {
         var out = "{\"gateway\":"
         out += Self.quoted(gateway)
         out += ",\"until\":"
         out += until.isFinite ? "\(until)" : "0"
+        if claim { out += ",\"claim\":true" }
         out += "}"
         return Array(out.utf8)
     }
@@ -48,13 +55,14 @@ public struct LeaseRecord: Hashable, Sendable {
         }
         guard !wire.gateway.isEmpty, wire.gateway.utf8.count <= Self.maximumGatewayLength else { throw .badGateway }
         guard wire.until.isFinite, wire.until >= 0 else { throw .badUntil }
-        self.init(gateway: wire.gateway, until: wire.until)
+        self.init(gateway: wire.gateway, until: wire.until, claim: wire.claim ?? false)
     }
 
     /// The payload's shape for the decoder (booleans and strings are not numbers to it).
     private struct Wire: Decodable {
         var gateway: String
         var until: Double
+        var claim: Bool?
     }
 
     private static func quoted(_ s: String) -> String {

@@ -93,4 +93,6 @@ final class MemoryLink: ATTLink {
     }
 
     var isClosed: Bool { state.withLock { $0.closed } }
+    /// The other end of the pair, while it lives.
+    var peerEnd: MemoryLink? { state.withLock { $0.peer } }
 }

@@ -35,6 +35,11 @@ public final class MemoryRadio: Sendable {
         var nextAddress: UInt64 = 1
         var assigned: BluetoothAddress?
         var powered = true
+        /// Controllers powered off on their own (``setPowered(_:controller:)``).
+        var unpowered: Set<BluetoothAddress> = []
+        /// The controller each status listener and scanner belongs to (nil: the radio's).
+        var statusOwners: [Int: BluetoothAddress] = [:]
+        var scannerOwners: [Int: BluetoothAddress] = [:]
         var statusListeners: [Int: AsyncStream<ManagerStatus>.Continuation] = [:]
         var tap: (@Sendable (MemoryTapEvent) -> Void)?
         var nextConnection: UInt16 = 1
@@ -85,16 +90,46 @@ public final class MemoryRadio: Sendable {
     /// Powers the radio on or off; off drops every link, stops advertising and scanning,
     /// and managers report ``ManagerState/poweredOff``.
     public func setPowered(_ on: Bool) {
-        let listeners = state.withLock { s -> [AsyncStream<ManagerStatus>.Continuation] in
+        let listeners = state.withLock { s -> [(AsyncStream<ManagerStatus>.Continuation, BluetoothAddress?)] in
             s.powered = on
             if !on {
                 s.advertisers = [:]
                 s.scanners = [:]
+                s.scannerOwners = [:]
             }
-            return Array(s.statusListeners.values)
+            return s.statusListeners.map { ($0.value, s.statusOwners[$0.key]) }
         }
         if !on { dropLinks(reason: HCIStatus(0x15)) }
-        let status = on ? ManagerStatus.poweredOn : ManagerStatus(cause: .adapterDown("memory radio"))
+        for (l, owner) in listeners {
+            // A controller powered off on its own stays off when the radio comes back.
+            l.yield(on ? owner.map(status(of:)) ?? .poweredOn : ManagerStatus(cause: .adapterDown("memory radio")))
+        }
+    }
+
+    /// Powers one controller of the radio on or off, as unplugging one adapter would: off
+    /// ends its links (the peers see a supervision timeout, 0x08), its scans and its
+    /// advertising, and its managers report ``ManagerState/poweredOff``; the rest of the
+    /// radio carries on. `controller` is the address the radio gave it (each manager opened
+    /// on the radio takes the next one, after any ``assignNextAddress(_:)``).
+    public func setPowered(_ on: Bool, controller: BluetoothAddress) {
+        let (listeners, links) = state.withLock { s -> ([AsyncStream<ManagerStatus>.Continuation], [MemoryLink]) in
+            if on { s.unpowered.remove(controller) } else { s.unpowered.insert(controller) }
+            var links: [MemoryLink] = []
+            if !on {
+                for (token, owner) in s.scannerOwners where owner == controller { s.scanners[token] = nil }
+                s.scannerOwners = s.scannerOwners.filter { $0.value != controller }
+                s.advertisers[controller] = nil
+                // The ends whose peer is this controller; their partners are its own ends.
+                links = s.links.filter { $0.peerAddress == controller }
+            }
+            let listeners = s.statusOwners.filter { $0.value == controller }.keys.compactMap { s.statusListeners[$0] }
+            return (listeners, links)
+        }
+        for link in links {
+            link.peerEnd?.end(HCIStatus(0x15))
+            link.end(HCIStatus(0x08))
+        }
+        let status = on ? self.status(of: controller) : ManagerStatus(cause: .adapterDown("memory controller"))
         for l in listeners { l.yield(status) }
     }
 
@@ -102,24 +137,37 @@ public final class MemoryRadio: Sendable {
         state.withLock { $0.powered } ? .poweredOn : ManagerStatus(cause: .adapterDown("memory radio"))
     }
 
-    func statusUpdates() -> AsyncStream<ManagerStatus> {
+    /// The radio's power and the controller's own.
+    func status(of controller: BluetoothAddress) -> ManagerStatus {
+        let (radio, own) = state.withLock { ($0.powered, !$0.unpowered.contains(controller)) }
+        if !radio { return ManagerStatus(cause: .adapterDown("memory radio")) }
+        return own ? .poweredOn : ManagerStatus(cause: .adapterDown("memory controller"))
+    }
+
+    func statusUpdates(for controller: BluetoothAddress? = nil) -> AsyncStream<ManagerStatus> {
         let (stream, continuation) = AsyncStream.makeStream(of: ManagerStatus.self)
         let id = state.withLock { s -> Int in
             defer { s.nextID += 1 }
             s.statusListeners[s.nextID] = continuation
+            if let controller { s.statusOwners[s.nextID] = controller }
             return s.nextID
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.statusListeners.removeValue(forKey: id) }
+            self?.state.withLock { s in
+                s.statusListeners.removeValue(forKey: id)
+                s.statusOwners.removeValue(forKey: id)
+            }
         }
         return stream
     }
 
-    func startScanning(_ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int {
+    func startScanning(from controller: BluetoothAddress? = nil,
+                       _ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int {
         let result = state.withLock { s -> (Int, [Advertisement])? in
-            guard s.powered else { return nil }
+            guard s.powered, controller.map({ !s.unpowered.contains($0) }) ?? true else { return nil }
             defer { s.nextID += 1 }
             s.scanners[s.nextID] = report
+            if let controller { s.scannerOwners[s.nextID] = controller }
             return (s.nextID, s.advertisers.values.filter(\.isEnabled).flatMap { [$0.advertisement, $0.scanResponse] })
         }
         guard let (id, current) = result else { throw .unavailable(.adapterDown("memory radio")) }
@@ -140,7 +188,10 @@ public final class MemoryRadio: Sendable {
     }
 
     func stopScanning(_ token: Int) {
-        _ = state.withLock { $0.scanners.removeValue(forKey: token) }
+        state.withLock { s in
+            s.scanners.removeValue(forKey: token)
+            s.scannerOwners.removeValue(forKey: token)
+        }
     }
 
     func startAdvertising(from address: BluetoothAddress, _ parameters: AdvertisingParameters,
@@ -160,7 +211,7 @@ public final class MemoryRadio: Sendable {
             address: address, addressType: .random, rssi: -40, data: AdvertisingData(decoding: response[...]),
             isConnectable: false, isScannable: true, isScanResponse: true)
         let result = state.withLock { s -> ([@Sendable (Advertisement) -> Void], PendingConnect?)? in
-            guard s.powered else { return nil }
+            guard s.powered, !s.unpowered.contains(address) else { return nil }
             s.advertisers[address] = Advertiser(address: address, advertisement: advertisement,
                                                 scanResponse: scanResponse, accept: accept)
             return (Array(s.scanners.values), Self.takeWaitingConnect(to: address, &s))
@@ -217,7 +268,7 @@ public final class MemoryRadio: Sendable {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any ATTLink, any Error>) in
                     let found = state.withLock { s -> Advertiser?? in
-                        guard s.powered else { return .some(nil) }
+                        guard s.powered, !s.unpowered.contains(central.0) else { return .some(nil) }
                         if let advertiser = s.advertisers[target], advertiser.isEnabled,
                            advertiser.advertisement.isConnectable {
                             s.advertisers[target]?.isEnabled = false
