@@ -1,0 +1,63 @@
+import Attune
+import Foundation
+import Gateway
+import GatewayConfig
+import MQTTClient
+import MQTTTestSupport
+import Synchronization
+import Testing
+
+/// The GATT cache outlives the gateway: a restarted gateway with the same store checks
+/// the peer's Database Hash instead of discovering its services again.
+@Suite(.serialized)
+struct GatewayCacheTests {
+    /// ATT requests the central sent, by opcode.
+    final class RequestCounter: Sendable {
+        let counts = Mutex<[UInt8: Int]>([:])
+        func record(_ event: MemoryTapEvent) {
+            if case .pdu(_, true, let pdu) = event, let opcode = pdu.first { counts.withLock { $0[opcode, default: 0] += 1 } }
+        }
+        func take() -> [UInt8: Int] { counts.withLock { let c = $0; $0 = [:]; return c } }
+    }
+
+    @Test("a restarted gateway validates the stored GATT cache by the Database Hash, with no service discovery",
+          .timeLimit(.minutes(3)))
+    func restartUsesTheStoredCache() async throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let radio = MemoryRadio()
+        let requests = RequestCounter()
+        radio.setTap { requests.record($0) }
+        let demo = try await DemoPeripheral.start(on: .memory(radio))
+        let updates = Task { await demo.sendUpdates(interval: .milliseconds(100)) }
+        defer { updates.cancel() }
+        let configuration = try GatewayConfiguration(yaml: Array(GatewayMemoryTests.config(port: broker.port).utf8))
+        let observer = try BrokerRecorder(port: broker.port, filter: "attune/dev/demo/heart_rate")
+        let store = InMemoryStore()
+
+        var firstRun: [UInt8: Int] = [:]
+        for run in 1...2 {
+            let mqtt = try MQTTClient(configuration: try MQTTConfiguration(url: "mqtt://127.0.0.1:\(broker.port)",
+                                                                           clientID: "attune-test"))
+            let gateway = Gateway(configuration: configuration, transports: ["memory": .memory(radio)], mqtt: mqtt, store: store)
+            let before = observer.messages.count
+            await gateway.start()
+            let value = await observer.first(after: before, within: .seconds(30)) { _ in true }
+            #expect(value != nil, "run \(run): values flow")
+            await gateway.stop()
+            let seen = requests.take()
+            if run == 1 {
+                firstRun = seen
+                // 0x10 Read By Group Type Request: primary service discovery.
+                #expect(seen[0x10, default: 0] > 0, "the first run discovers: \(seen)")
+            } else {
+                #expect(seen[0x10, default: 0] == 0, "the second run discovers no services: \(seen) (first: \(firstRun))")
+                // 0x08 Read By Type Request: the Database Hash read that validates the cache.
+                #expect(seen[0x08, default: 0] >= 1, "the hash is read: \(seen)")
+                #expect(seen.values.reduce(0, +) < firstRun.values.reduce(0, +), "fewer requests than the first run")
+            }
+        }
+        radio.setTap(nil)
+        await observer.client.close()
+    }
+}
