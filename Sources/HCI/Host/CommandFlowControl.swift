@@ -85,6 +85,14 @@ struct CommandFlowControl: Sendable {
         }
     }
 
+    /// Forgets every command before an HCI_Reset, returning those queued or in flight:
+    /// the controller answers none of them after the reset, and it accepts one command
+    /// again (its count starts over, §4.4), the reset itself.
+    mutating func resetController() -> [Command] {
+        credits = 1
+        return removeAll()
+    }
+
     /// Empties everything, returning every command that was queued or in flight.
     mutating func removeAll() -> [Command] {
         let all = inFlight.map(\.command) + queue

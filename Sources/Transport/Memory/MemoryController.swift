@@ -11,12 +11,14 @@ struct MemoryController: ControllerBackend {
         address = radio.allocateAddress()
     }
 
-    var status: ManagerStatus { radio.status }
-    func statusUpdates() -> AsyncStream<ManagerStatus> { radio.statusUpdates() }
+    var status: ManagerStatus { radio.status(of: address) }
+    func statusUpdates() -> AsyncStream<ManagerStatus> { radio.statusUpdates(of: address) }
 
     func startScanning(_ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int {
-        try radio.startScanning(report)
+        try radio.startScanning(from: address, report)
     }
+
+    func resetController() async throws(AttuneError) { try radio.resetController(address) }
 
     func stopScanning(_ token: Int) { radio.stopScanning(token) }
 

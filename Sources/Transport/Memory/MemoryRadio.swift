@@ -29,13 +29,18 @@ public final class MemoryRadio: Sendable {
     struct State {
         var advertisers: [BluetoothAddress: Advertiser] = [:]
         var scanners: [Int: @Sendable (Advertisement) -> Void] = [:]
+        /// Whose controller each scan is, for ``resetController(_:)``.
+        var scanOwners: [Int: BluetoothAddress] = [:]
         var pending: [Int: PendingConnect] = [:]
-        var links: [MemoryLink] = []
+        /// Each link end with the controller it belongs to.
+        var links: [(owner: BluetoothAddress, end: MemoryLink)] = []
         var nextID = 1
         var nextAddress: UInt64 = 1
         var assigned: BluetoothAddress?
         var powered = true
-        var statusListeners: [Int: AsyncStream<ManagerStatus>.Continuation] = [:]
+        /// Controllers being reset: they alone report ``ManagerState/resetting``.
+        var resetting: Set<BluetoothAddress> = []
+        var statusListeners: [Int: (owner: BluetoothAddress, continuation: AsyncStream<ManagerStatus>.Continuation)] = [:]
         var tap: (@Sendable (MemoryTapEvent) -> Void)?
         var nextConnection: UInt16 = 1
     }
@@ -77,7 +82,7 @@ public final class MemoryRadio: Sendable {
     public func dropLinks(reason: HCIStatus = HCIStatus(0x08)) {
         let links = state.withLock { s -> [MemoryLink] in
             defer { s.links = [] }
-            return s.links
+            return s.links.map(\.end)
         }
         for link in links { link.end(reason) }
     }
@@ -85,28 +90,34 @@ public final class MemoryRadio: Sendable {
     /// Powers the radio on or off; off drops every link, stops advertising and scanning,
     /// and managers report ``ManagerState/poweredOff``.
     public func setPowered(_ on: Bool) {
-        let listeners = state.withLock { s -> [AsyncStream<ManagerStatus>.Continuation] in
+        let listeners = state.withLock { s -> [(AsyncStream<ManagerStatus>.Continuation, ManagerStatus)] in
             s.powered = on
             if !on {
                 s.advertisers = [:]
                 s.scanners = [:]
+                s.scanOwners = [:]
             }
-            return Array(s.statusListeners.values)
+            return s.statusListeners.values.map { ($0.continuation, Self.status(of: $0.owner, s)) }
         }
         if !on { dropLinks(reason: HCIStatus(0x15)) }
-        let status = on ? ManagerStatus.poweredOn : ManagerStatus(cause: .adapterDown("memory radio"))
-        for l in listeners { l.yield(status) }
+        for (listener, status) in listeners { listener.yield(status) }
     }
 
-    var status: ManagerStatus {
-        state.withLock { $0.powered } ? .poweredOn : ManagerStatus(cause: .adapterDown("memory radio"))
+    /// The state a controller on the radio reports.
+    func status(of controller: BluetoothAddress) -> ManagerStatus {
+        state.withLock { Self.status(of: controller, $0) }
     }
 
-    func statusUpdates() -> AsyncStream<ManagerStatus> {
+    static func status(of controller: BluetoothAddress, _ s: State) -> ManagerStatus {
+        guard s.powered else { return ManagerStatus(cause: .adapterDown("memory radio")) }
+        return s.resetting.contains(controller) ? ManagerStatus(state: .resetting) : .poweredOn
+    }
+
+    func statusUpdates(of controller: BluetoothAddress) -> AsyncStream<ManagerStatus> {
         let (stream, continuation) = AsyncStream.makeStream(of: ManagerStatus.self)
         let id = state.withLock { s -> Int in
             defer { s.nextID += 1 }
-            s.statusListeners[s.nextID] = continuation
+            s.statusListeners[s.nextID] = (controller, continuation)
             return s.nextID
         }
         continuation.onTermination = { [weak self] _ in
@@ -115,11 +126,13 @@ public final class MemoryRadio: Sendable {
         return stream
     }
 
-    func startScanning(_ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int {
+    func startScanning(from controller: BluetoothAddress,
+                       _ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int {
         let result = state.withLock { s -> (Int, [Advertisement])? in
             guard s.powered else { return nil }
             defer { s.nextID += 1 }
             s.scanners[s.nextID] = report
+            s.scanOwners[s.nextID] = controller
             return (s.nextID, s.advertisers.values.filter(\.isEnabled).flatMap { [$0.advertisement, $0.scanResponse] })
         }
         guard let (id, current) = result else { throw .unavailable(.adapterDown("memory radio")) }
@@ -140,7 +153,10 @@ public final class MemoryRadio: Sendable {
     }
 
     func stopScanning(_ token: Int) {
-        _ = state.withLock { $0.scanners.removeValue(forKey: token) }
+        state.withLock { s in
+            s.scanners[token] = nil
+            s.scanOwners[token] = nil
+        }
     }
 
     func startAdvertising(from address: BluetoothAddress, _ parameters: AdvertisingParameters,
@@ -254,8 +270,8 @@ public final class MemoryRadio: Sendable {
                       accept: @Sendable (any ATTLink) -> Void) -> any ATTLink {
         let (c, p) = MemoryLink.pair(central: central, peripheral: (target, .random))
         let tapped = state.withLock { s -> (UInt16, @Sendable (MemoryTapEvent) -> Void)? in
-            s.links.removeAll { $0.isClosed }
-            s.links += [c, p]
+            s.links.removeAll { $0.end.isClosed }
+            s.links += [(central.0, c), (target, p)]
             guard let tap = s.tap else { return nil }
             // HCI connection handles are 12 bits; wrap past 0x0EFF like a controller would.
             defer { s.nextConnection = s.nextConnection >= 0x0EFF ? 1 : s.nextConnection + 1 }
