@@ -32,44 +32,37 @@ struct UserlandAdapterResetTests {
                 let fd = listener.accept()
                 guard fd >= 0 else { return }
                 defer { Glibc.close(fd) }
-                var decoder = H4StreamDecoder()
-                var buffer = [UInt8](repeating: 0, count: 2048)
                 var resets = 0
                 func send(_ bytes: [UInt8]) { _ = H4Packet.writeAll(fd, bytes[...]) }
-                while true {
-                    let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                    if n <= 0 { return }
-                    decoder.append(buffer[0..<n])
-                    while let packet = try? decoder.nextPacket() {
-                        if packet.first == 0x02, packet.count >= 9 {
-                            // ATT to the peripheral: answered, and its buffer handed back.
-                            let handle = (UInt16(packet[1]) | UInt16(packet[2]) << 8) & 0x0FFF
-                            send(H4Packet.completedPackets(handle: handle))
-                            if let answer = HeartRateATTServer.response(to: Array(packet[9...])) {
-                                send(H4Packet.acl(answer, handle: handle))
-                            }
-                            continue
+                H4Packet.forEachPacket(from: fd) { packet in
+                    if packet.first == 0x02, packet.count >= 9 {
+                        // ATT to the peripheral: answered, and its buffer handed back.
+                        let handle = (UInt16(packet[1]) | UInt16(packet[2]) << 8) & 0x0FFF
+                        send(H4Packet.completedPackets(handle: handle))
+                        if let answer = HeartRateATTServer.response(to: Array(packet[9...])) {
+                            send(H4Packet.acl(answer, handle: handle))
                         }
-                        guard packet.count >= 4, packet[0] == 0x01 else { continue }
-                        let opcode = UInt16(packet[1]) | UInt16(packet[2]) << 8
-                        opcodes.withLock { $0.append(opcode) }
-                        switch opcode {
-                        case UserlandAdapterResetTests.reset:
-                            resets += 1
-                            if resets <= resetsAnswered { send(H4Packet.commandComplete(opcode, [0])) }
-                        case 0x200D:  // LE Create Connection: only the one peer ever answers
-                            send(H4Packet.commandStatus(opcode))
-                            if packet.count >= 16, Array(packet[10..<16]) == UserlandAdapterResetTests.peer.littleEndianBytes {
-                                send(H4Packet.connectionComplete(handle: 0x0040, peer: UserlandAdapterResetTests.peer))
-                            }
-                        case 0x200E:  // LE Create Connection Cancel
-                            send(H4Packet.commandComplete(opcode, [0]))
-                        case 0x0406:  // Disconnect
-                            send(H4Packet.commandStatus(opcode))
-                            send(H4Packet.event(0x05, [0x00, packet[4], packet[5], 0x16]))
-                        default:
-                            if let complete = ControllerInitAnswers.commandComplete(answering: packet) { send(complete) }
+                        return
+                    }
+                    guard packet.count >= 4, packet[0] == 0x01 else { return }
+                    let opcode = UInt16(packet[1]) | UInt16(packet[2]) << 8
+                    opcodes.withLock { $0.append(opcode) }
+                    switch opcode {
+                    case UserlandAdapterResetTests.reset:
+                        resets += 1
+                        if resets <= resetsAnswered { send(H4Packet.commandComplete(opcode, [0])) }
+                    case 0x200D:  // LE Create Connection: only the one peer ever answers
+                        send(H4Packet.commandStatus(opcode))
+                        if packet.count >= 16, Array(packet[10..<16]) == UserlandAdapterResetTests.peer.littleEndianBytes {
+                            send(H4Packet.connectionComplete(handle: 0x0040, peer: UserlandAdapterResetTests.peer))
                         }
+                    case 0x200E:  // LE Create Connection Cancel
+                        send(H4Packet.commandComplete(opcode, [0]))
+                    case 0x0406:  // Disconnect
+                        send(H4Packet.commandStatus(opcode))
+                        send(H4Packet.event(0x05, [0x00, packet[4], packet[5], 0x16]))
+                    default:
+                        if let complete = ControllerInitAnswers.commandComplete(answering: packet) { send(complete) }
                     }
                 }
             }

@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Transport
+
+extension H4Packet {
+    /// Reads the host's H4 packets from `descriptor` (blocking) until the stream ends,
+    /// handing each whole packet to `body`: the loop of a scripted controller's thread.
+    public static func forEachPacket(from descriptor: Int32, _ body: ([UInt8]) -> Void) {
+        var decoder = H4StreamDecoder()
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if n <= 0 { return }
+            decoder.append(buffer[0..<n])
+            while let packet = try? decoder.nextPacket() { body(packet) }
+        }
+    }
+}
