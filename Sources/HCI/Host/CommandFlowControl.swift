@@ -86,8 +86,9 @@ struct CommandFlowControl: Sendable {
     }
 
     /// Forgets every command before an HCI_Reset, returning those queued or in flight:
-    /// the controller answers none of them after the reset, and it accepts one command
-    /// again (its count starts over, §4.4), the reset itself.
+    /// the reset overtakes them, so none is waited for (a Command Complete that still
+    /// arrives for one is a stray completion). The reset itself goes out at once, as the
+    /// first command after power-on does, whatever count the controller gave last.
     mutating func resetController() -> [Command] {
         credits = 1
         return removeAll()
