@@ -23,6 +23,7 @@ import PackageDescription
 //   GATTTestSupport        on GATT: in-memory client–server pipe, synthetic databases
 //   ControllerTestSupport  on Transport: scripted H4 controllers on UNIX sockets (init
 //                          answers, floods, a Heart Rate ATT server), for host-side tests
+//   HexTestSupport         on nothing: `bytes("…")`, test vectors written as hex
 // Capture does not import GATT; HCI does not import ATT or SMP (Transport runs the Security
 // Manager above the userland host). SMP imports only BluetoothCore
 // and BluetoothCrypto (not ATT or HCI); GATT takes AES-CMAC from BluetoothCrypto and
@@ -90,6 +91,8 @@ let package = Package(
         .target(name: "GATTTestSupport", dependencies: ["GATT", "ATT"]),
         // Scripted H4 controllers that tests and benchmarks run the userland host against.
         .target(name: "ControllerTestSupport", dependencies: ["BluetoothCore", "Transport"]),
+        // Test vectors as the specs print them (hex), for the test targets that check against them.
+        .target(name: "HexTestSupport"),
         .target(name: "Capture", dependencies: ["ATT", "HCI"]),
         .target(name: "Replay", dependencies: ["Capture", "GATT", "ATT", "ATTPresentation", "HCI"]),
         .target(name: "Transport", dependencies: ["ATT", "HCI", "GATT", "SMP", "Capture", "CBlueZ"]),
@@ -113,8 +116,8 @@ let package = Package(
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "GatewayConfig", "MQTTClient", "MQTTTestSupport", "Attune"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation"], resources: []),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "ATTPresentation", "Replay"]),
-        .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto"]),
-        .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCrypto", "BluetoothCore"]),
+        .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto", "HexTestSupport"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCrypto", "BluetoothCore", "HexTestSupport"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay", "ControllerTestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "SMP", "Capture", "Replay", "Attune", "ControllerTestSupport"]),
@@ -123,7 +126,7 @@ let package = Package(
         // GatewayCore's rules, driven by injected time and seeded jitter.
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore", "BluetoothCore"]),
         // Decoders against the published BTHome, Eddystone and SIG sample payloads.
-        .testTarget(name: "SensorDecodingTests", dependencies: ["SensorDecoding", "BluetoothCore"]),
+        .testTarget(name: "SensorDecodingTests", dependencies: ["SensorDecoding", "BluetoothCore", "HexTestSupport"]),
         // The gateway's config file: bounded YAML loading, typed validation with paths, plan and reload diff.
         .target(name: "GatewayConfig", dependencies: ["BluetoothCore", "CYAML", "SensorDecoding"]),
         .testTarget(name: "GatewayConfigTests", dependencies: ["GatewayConfig", "BluetoothCore", "SensorDecoding"]),

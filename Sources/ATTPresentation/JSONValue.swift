@@ -1,3 +1,5 @@
+import ATT
+
 /// A minimal JSON value with ordered object keys, so output is stable and readable.
 public indirect enum JSONValue: Hashable, Sendable, CustomStringConvertible {
     case null
@@ -44,28 +46,9 @@ public indirect enum JSONValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// C0 controls must be escaped; DEL, the C1 controls and the line and paragraph
+    /// separators are too, so JSON from the air printed to a terminal cannot drive it.
     static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                // C0 controls must be escaped; DEL, the C1 controls (0x9B is a CSI to some
-                // terminals) and the line and paragraph separators are, so JSON from the air
-                // printed to a terminal cannot drive it.
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
-                    || scalar.value == 0x2029 {
-                    let h = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        JSONString.write(s, alsoEscaping: [.delete, .c1Controls, .lineSeparators], to: &out)
     }
 }

@@ -1,3 +1,5 @@
+import ATT
+
 /// Text a peer chose (advertised names, device names read over the air) on its way to a
 /// terminal: anything that could move the cursor, recolour the screen, start a new line
 /// or reorder what follows becomes a visible escape, so a name like "a\u{1b}[2Jb" can
@@ -12,23 +14,13 @@ enum PeerText {
     static func escaped(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                let value = scalar.value
-                if value < 0x20 || value == 0x7F {
-                    out += "\\x" + hex(value, digits: 2)
-                } else if (0x80...0x9F).contains(value) || isInvisibleFormatting(value) {
-                    out += "\\u{" + hex(value, digits: 2) + "}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+        JSONString.appendEscaped(text, to: &out) { scalar in
+            let value = scalar.value
+            if value < 0x20 || value == 0x7F { return "\\x" + JSONString.hex(value, digits: 2) }
+            if (0x80...0x9F).contains(value) || isInvisibleFormatting(value) {
+                return "\\u{" + JSONString.hex(value, digits: 2) + "}"
             }
+            return nil
         }
         return out
     }
@@ -38,10 +30,5 @@ enum PeerText {
     private static func isInvisibleFormatting(_ value: UInt32) -> Bool {
         value == 0x2028 || value == 0x2029 || (0x202A...0x202E).contains(value)
             || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F || value == 0x061C
-    }
-
-    private static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }

@@ -172,18 +172,11 @@ public final class FloodingController: @unchecked Sendable {
     // MARK: - Threads
 
     private func readLoop(_ descriptor: Int32) {
-        var decoder = H4StreamDecoder()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if n <= 0 { return }
-            decoder.append(buffer[0..<n])
-            while let packet = try? decoder.nextPacket() {
-                switch packet.first {
-                case 0x01: answerCommand(packet)
-                case 0x02: answerACL(packet)
-                default: break
-                }
+        H4Packet.forEachPacket(from: descriptor, readSize: 65_536) { packet in
+            switch packet.first {
+            case 0x01: answerCommand(packet)
+            case 0x02: answerACL(packet)
+            default: break
             }
         }
     }

@@ -29,6 +29,7 @@ extension Gateway {
                 ("devices", String(assigned[index] ?? 0)),
                 ("advertisements_per_s", JSONText.number((adapter.health.advertisementsPerSecond(at: now) * 10).rounded() / 10)),
                 ("resets", String(adapter.resets)),
+                ("last_reset_error", adapter.lastResetError.map(JSONText.quoted) ?? "null"),
             ])
         }
         publish(topics.adapters, "[" + entries.joined(separator: ", ") + "]", retain: true)

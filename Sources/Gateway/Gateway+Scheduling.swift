@@ -49,22 +49,30 @@ extension Gateway {
         case .disconnect(_, .none):
             break
         case .resetAdapter:
-            // The public API has no HCI Reset: every link and attempt is dropped and the
-            // scan restarted, which is what a reset leaves behind.
             resetAdapter(index)
         }
     }
 
+    /// HCI Reset through the public API (a power cycle on the kernel transport): the
+    /// reset itself ends every link and pending connect, which the lifecycle watchers and
+    /// connect tasks report as usual; then the scan starts again.
     func resetAdapter(_ index: Int) {
         adapters[index].resets += 1
         let central = adapters[index].central
         Task { [weak self] in
-            await central.cancelAllConnections()
-            await self?.adapterWasReset(index)
+            do throws(AttuneError) {
+                try await central.resetAdapter()
+                await self?.adapterWasReset(index, error: nil)
+            } catch {
+                await self?.adapterWasReset(index, error: error)
+            }
         }
     }
 
-    func adapterWasReset(_ index: Int) {
+    /// After a reset: a failure (a controller that ignored HCI Reset, or one not powered)
+    /// is kept for the adapters topic; scan health tries again after its next silence.
+    func adapterWasReset(_ index: Int, error: AttuneError?) {
+        adapters[index].lastResetError = error?.description
         restartScan(index)
         runPool(pool.adapterUp(adapters[index].id, at: clock.now))
     }

@@ -34,6 +34,8 @@ public actor Gateway {
         /// As the pool was last told: down after poweredOff, up again after poweredOn.
         var up = true
         var resets = 0
+        /// Why the last reset failed, if it did.
+        var lastResetError: String?
         var nextHandle: UInt16 = 1
     }
 

@@ -33,6 +33,8 @@ struct KernelLabProbe {
             await coexistence(log: log)
         case "adapter-state":
             await adapterStateScenario(log: log)
+        case "adapter-reset":
+            await adapterResetScenario(log: log)
         case "restore-peripheral":
             await restorePeripheralScenario(log: log)
         case "restore-a":
@@ -45,7 +47,7 @@ struct KernelLabProbe {
             let roundTrips = arguments.dropFirst().first.flatMap { Int($0) } ?? 200
             await attScenario(log: log, roundTrips: roundTrips)
         default:
-            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | peer-close | bench [reads] [btgatt-client] | calibrate | coexist | adapter-state | restore-peripheral | restore-a DIR | restore-b DIR | pairing")
+            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | peer-close | bench [reads] [btgatt-client] | calibrate | coexist | adapter-state | adapter-reset | restore-peripheral | restore-a DIR | restore-b DIR | pairing")
             exit(2)
         }
         print(log.failures == 0 ? "ALL PASSED" : "\(log.failures) FAILED")

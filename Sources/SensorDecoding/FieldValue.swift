@@ -1,3 +1,5 @@
+import BluetoothCore
+
 /// One value in a decoded reading: the primary value or an extra named field.
 public enum FieldValue: Hashable, Sendable {
     /// A number, printed without binary noise.
@@ -41,26 +43,9 @@ public enum FieldValue: Hashable, Sendable {
     }
 }
 
-/// A JSON string literal: quotes, backslashes and control characters escaped (RFC 8259 §7).
-/// Public for the gateway's payloads, which mix decoded values with their own fields.
+/// A JSON string literal (``JSONString``), DEL and the line and paragraph separators
+/// escaped too. Public for the gateway's payloads, which mix decoded values with their
+/// own fields.
 public func writeJSONString(_ s: String, to out: inout String) {
-    out += "\""
-    for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                let digits = Array("0123456789abcdef")
-                let v = Int(scalar.value)
-                out += "\\u" + String([digits[(v >> 12) & 0xF], digits[(v >> 8) & 0xF], digits[(v >> 4) & 0xF], digits[v & 0xF]])
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    out += "\""
+    JSONString.write(s, alsoEscaping: [.delete, .lineSeparators], to: &out)
 }

@@ -70,6 +70,12 @@ struct FakeController {
     mutating func initialize(leFeatures: UInt8 = 0x00, publicAddress: [UInt8] = [6, 5, 4, 3, 2, 1]) {
         host.start(at: now, into: &out)
         takeOut()
+        answerInitialization(leFeatures: leFeatures, publicAddress: publicAddress)
+    }
+
+    /// Answers the initialisation commands the host sends (at start, or after a reset)
+    /// until it is ready.
+    mutating func answerInitialization(leFeatures: UInt8 = 0x00, publicAddress: [UInt8] = [6, 5, 4, 3, 2, 1]) {
         var guardCount = 0
         while !host.isReady, closed == nil, let opcode = lastOpcode, guardCount < 20 {
             guardCount += 1

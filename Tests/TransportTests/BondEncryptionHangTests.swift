@@ -25,29 +25,22 @@ struct BondEncryptionHangTests {
             let fd = listener.accept()
             guard fd >= 0 else { return }
             defer { Glibc.close(fd) }
-            var decoder = H4StreamDecoder()
-            var buffer = [UInt8](repeating: 0, count: 1024)
             func send(_ bytes: [UInt8]) { _ = H4Packet.writeAll(fd, bytes[...]) }
-            while true {
-                let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                if n <= 0 { return }
-                decoder.append(buffer[0..<n])
-                while let packet = try? decoder.nextPacket() {
-                    guard packet.count >= 4, packet[0] == 0x01 else { continue }
-                    let opcode = UInt16(packet[1]) | UInt16(packet[2]) << 8
-                    seen.withLock { $0.append(opcode) }
-                    switch opcode {
-                    case 0x200D, 0x2043:  // LE (Extended) Create Connection
-                        send(H4Packet.commandStatus(opcode))
-                        send(H4Packet.connectionComplete(handle: 0x0040, peer: Self.peer))
-                    case LEEnableEncryption.opcode.rawValue:
-                        send(H4Packet.commandStatus(opcode))  // and then silence
-                    case 0x0406:  // Disconnect
-                        send(H4Packet.commandStatus(opcode))
-                        send(H4Packet.event(0x05, [0x00, 0x40, 0x00, 0x16]))
-                    default:
-                        if let complete = ControllerInitAnswers.commandComplete(answering: packet) { send(complete) }
-                    }
+            H4Packet.forEachPacket(from: fd) { packet in
+                guard packet.count >= 4, packet[0] == 0x01 else { return }
+                let opcode = UInt16(packet[1]) | UInt16(packet[2]) << 8
+                seen.withLock { $0.append(opcode) }
+                switch opcode {
+                case 0x200D, 0x2043:  // LE (Extended) Create Connection
+                    send(H4Packet.commandStatus(opcode))
+                    send(H4Packet.connectionComplete(handle: 0x0040, peer: Self.peer))
+                case LEEnableEncryption.opcode.rawValue:
+                    send(H4Packet.commandStatus(opcode))  // and then silence
+                case 0x0406:  // Disconnect
+                    send(H4Packet.commandStatus(opcode))
+                    send(H4Packet.event(0x05, [0x00, 0x40, 0x00, 0x16]))
+                default:
+                    if let complete = ControllerInitAnswers.commandComplete(answering: packet) { send(complete) }
                 }
             }
         }

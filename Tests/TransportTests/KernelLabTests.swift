@@ -40,8 +40,8 @@ struct KernelLabTests {
     /// budget), the peer closes mid-procedure under the public API.
     @Test func gattClientAgainstGATTServerOverKernelSockets() async {
         let probe = KernelLabRunner.quote(KernelLabRunner.buildDirectory + "/KernelLabProbe")
-        // Last in the boot, since it takes hci0 down and up: the adapter's state on
-        // `stateUpdates`, from the kernel's Device events.
+        // Last in the boot, since they take hci0 down and up: the adapter's state on
+        // `stateUpdates`, from the kernel's Device events, then resetAdapter.
         // Before it, state restoration across processes: A subscribes and is killed with
         // SIGKILL; B resumes from the same store and receives the peripheral's values.
         let restore = """
@@ -53,16 +53,20 @@ struct KernelLabTests {
             \(probe) restore-b $d; r=$?
             kill $rp; cat /tmp/restore-p.log
             """
-        let run = await KernelLabRunner.run(["sh", "-c", "\(probe) gatt; g=$?; \(probe) peer-close; p=$?; \(restore)\n\(probe) adapter-state; a=$?; echo \"exit gatt $g peer-close $p restore $r adapter-state $a\"; exit $((g | p | r | a))"])
+        let run = await KernelLabRunner.run(["sh", "-c", "\(probe) gatt; g=$?; \(probe) peer-close; p=$?; \(restore)\n\(probe) adapter-state; a=$?; \(probe) adapter-reset; x=$?; echo \"exit gatt $g peer-close $p restore $r adapter-state $a adapter-reset $x\"; exit $((g | p | r | a | x))"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
-        #expect(run.output.contains("exit gatt 0 peer-close 0 restore 0 adapter-state 0"))
+        #expect(run.output.contains("exit gatt 0 peer-close 0 restore 0 adapter-state 0 adapter-reset 0"))
         for check in ["restore a: notified", "restore b: marked for restoration", "restore b: resume",
                       "restore b: cached tree", "restore b: notified"] {
             #expect(run.output.contains("PASS \(check)"), "no PASS for \(check)")
         }
         for check in ["initial", "down", "up"] {
             #expect(run.output.contains("PASS adapter state: \(check)"), "no PASS for adapter state: \(check)")
+        }
+        // resetAdapter power-cycles hci0 through mgmt: the link ends, the state comes back.
+        for check in ["connect", "reset", "link ended", "states", "reconnect"] {
+            #expect(run.output.contains("PASS adapter reset: \(check)"), "no PASS for adapter reset: \(check)")
         }
         // The read fails with peripheralDisconnected and the HCI reason; the
         // process lives on to close its socket and list the adapters again.

@@ -25,8 +25,8 @@ public final class CentralManager: Sendable {
     let known = Mutex<[UUID: Peripheral]>([:])
     /// Our identity and bonds, as the backend sees them.
     let bondKeeper: StoreBondKeeper
-    /// The scans running, to end them all in ``stopScan()``.
-    private let scans = ScanRegistry()
+    /// The scans running, to end them all in ``stopScan()`` and ``resetAdapter()``.
+    let scans = ScanRegistry()
 
     final class ScanRegistry: Sendable {
         private let state = Mutex((active: [Int: AsyncStream<Advertisement>.Continuation](), next: 0))
@@ -134,9 +134,14 @@ public final class CentralManager: Sendable {
     /// Stops every scan of this manager, like `stopScan()`: each ``scan(services:allowDuplicates:deviceLimit:)``
     /// stream ends, and this returns once the controller has stopped scanning.
     public func stopScan() async {
+        endScans()
+        await backend.settle()
+    }
+
+    /// Ends every scan stream of this manager (each one's termination stops its scan).
+    func endScans() {
         let active = scans.withLock { Array($0.active.values) }
         for continuation in active { continuation.finish() }
-        await backend.settle()
     }
 
     /// The peripheral that sent an advertisement (the same object every time).

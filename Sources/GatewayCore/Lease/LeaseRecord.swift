@@ -1,3 +1,4 @@
+import BluetoothCore
 import Foundation
 
 /// The retained payload of `attune/dev/<name>/owner`: which gateway holds the device's
@@ -65,26 +66,7 @@ public struct LeaseRecord: Hashable, Sendable {
         var claim: Bool?
     }
 
-    private static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    private static func quoted(_ s: String) -> String { JSONString.quoted(s) }
 }
 
 /// Why an owner payload was refused.

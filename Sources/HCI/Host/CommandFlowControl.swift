@@ -85,6 +85,15 @@ struct CommandFlowControl: Sendable {
         }
     }
 
+    /// Forgets every command before an HCI_Reset, returning those queued or in flight:
+    /// the reset overtakes them, so none is waited for (a Command Complete that still
+    /// arrives for one is a stray completion). The reset itself goes out at once, as the
+    /// first command after power-on does, whatever count the controller gave last.
+    mutating func resetController() -> [Command] {
+        credits = 1
+        return removeAll()
+    }
+
     /// Empties everything, returning every command that was queued or in flight.
     mutating func removeAll() -> [Command] {
         let all = inFlight.map(\.command) + queue

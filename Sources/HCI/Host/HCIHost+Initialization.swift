@@ -91,5 +91,9 @@ extension HCIHost {
         controller = info
         phase = .ready
         output.events.append(.ready(info))
+        if let id = resetRequest {
+            resetRequest = nil
+            complete(id, .success(.done))
+        }
     }
 }

@@ -120,6 +120,8 @@ extension HCIHost {
                 return
             }
             commands.enqueueRaw(opcode: opcode, parameters: parameters, .rawCommand(id))
+        case .reset:
+            resetController(id)
         }
     }
 

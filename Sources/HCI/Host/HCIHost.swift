@@ -23,6 +23,8 @@ public struct HCIHost: Sendable {
     var discovered = Discovered()
     var extendedReports = ExtendedReportAssembler()
     var warnings = HostWarningLimiter()
+    /// The ``HostRequest/reset`` running: it completes when the initialisation it started finishes.
+    var resetRequest: HostRequestID?
     /// The caller's output while a call is in progress (swapped in and back out, so the
     /// caller's storage is reused and nothing is copied); empty between calls.
     var output = HostOutput(reservingCapacity: false)
@@ -169,6 +171,8 @@ public struct HCIHost: Sendable {
             complete(pending.id, .failure(error))
         }
         pendingConnection = nil
+        if let id = resetRequest, failed.insert(id).inserted { complete(id, .failure(error)) }
+        resetRequest = nil
         for handle in connections.keys.sorted() {
             if let id = connections[handle]?.pendingDisconnect, failed.insert(id).inserted {
                 complete(id, .failure(error))

@@ -28,6 +28,8 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidRequest(String)
     /// The controller cannot serve as an LE controller, for the reason given.
     case unsupportedController(String)
+    /// The application reset the controller (``HostRequest/reset``) before the request finished.
+    case controllerReset
 
     public var description: String {
         switch self {
@@ -48,6 +50,7 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
         case .busy(let what): "busy: \(what)"
         case .invalidRequest(let why): "invalid request: \(why)"
         case .unsupportedController(let why): "unsupported controller: \(why)"
+        case .controllerReset: "the controller was reset"
         }
     }
 }

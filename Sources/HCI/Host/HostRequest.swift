@@ -29,4 +29,13 @@ public enum HostRequest: Hashable, Sendable {
     case longTermKeyNegativeReply(handle: UInt16)
     /// Sends any HCI command and completes with its return parameters.
     case rawCommand(opcode: HCIOpcode, parameters: [UInt8])
+    /// Resets the controller (HCI_Reset, Vol 4 Part E §7.3.2) and runs the initialisation
+    /// sequence again. The controller forgets its links without a Disconnection Complete,
+    /// so every connection is reported ``HostEvent/disconnected(handle:reason:)`` with
+    /// Connection Terminated By Local Host (0x16); every other request in progress,
+    /// a pending connect included, fails with ``HostError/controllerReset``. Scanning and
+    /// advertising are off afterwards. Completes with `.done` once the host is ready again,
+    /// after a new ``HostEvent/ready(_:)``; a controller that does not answer stops the host
+    /// with ``HostError/commandTimeout(_:)``.
+    case reset
 }

@@ -46,6 +46,13 @@ package protocol ControllerBackend: Sendable {
     /// the controller: a process that exits after it leaves the controller idle, not
     /// scanning on for a host that is gone.
     func settle() async
+    /// Resets the controller and brings it back: every link ends (its `.closed` event
+    /// carries the reason), a connect in progress fails, scanning and advertising stop,
+    /// and the status goes through ``ManagerState/resetting`` or
+    /// ``ManagerState/poweredOff`` back to ``ManagerState/poweredOn``. Returns once the
+    /// controller is usable again; throws ``AttuneError/controllerTimeout(_:)`` when it
+    /// does not answer, ``AttuneError/unavailable(_:)`` when it was not usable to begin with.
+    func resetController() async throws(AttuneError)
     /// Controller input the host dropped and counted (Number Of Completed Packets for
     /// unknown handles, stray completions, malformed events...), by kind, since the
     /// backend was made; all zero where the kernel owns HCI.

@@ -12,11 +12,13 @@ struct MemoryController: ControllerBackend {
     }
 
     var status: ManagerStatus { radio.status(of: address) }
-    func statusUpdates() -> AsyncStream<ManagerStatus> { radio.statusUpdates(for: address) }
+    func statusUpdates() -> AsyncStream<ManagerStatus> { radio.statusUpdates(of: address) }
 
     func startScanning(_ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int {
         try radio.startScanning(from: address, report)
     }
+
+    func resetController() async throws(AttuneError) { try radio.resetController(address) }
 
     func stopScanning(_ token: Int) { radio.stopScanning(token) }
 

@@ -75,8 +75,14 @@ final class MemoryLink: ATTLink {
     func close() {
         // Like HCI_Disconnect with Remote User Terminated: we see our own termination,
         // the peer sees the remote one.
+        close(peerSees: HCIStatus(0x13))
+    }
+
+    /// Ends both sides: this one with Connection Terminated By Local Host (0x16), the
+    /// peer with `reason`.
+    func close(peerSees reason: HCIStatus) {
         end(HCIStatus(0x16))
-        state.withLock { $0.peer }?.end(HCIStatus(0x13))
+        state.withLock { $0.peer }?.end(reason)
     }
 
     /// Ends this side only, with `reason` (also used to simulate link loss).

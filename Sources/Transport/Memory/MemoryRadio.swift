@@ -29,18 +29,20 @@ public final class MemoryRadio: Sendable {
     struct State {
         var advertisers: [BluetoothAddress: Advertiser] = [:]
         var scanners: [Int: @Sendable (Advertisement) -> Void] = [:]
+        /// Whose controller each scan is, for ``resetController(_:)``.
+        var scanOwners: [Int: BluetoothAddress] = [:]
         var pending: [Int: PendingConnect] = [:]
-        var links: [MemoryLink] = []
+        /// Each link end with the controller it belongs to.
+        var links: [(owner: BluetoothAddress, end: MemoryLink)] = []
         var nextID = 1
         var nextAddress: UInt64 = 1
         var assigned: BluetoothAddress?
         var powered = true
+        /// Controllers being reset: they alone report ``ManagerState/resetting``.
+        var resetting: Set<BluetoothAddress> = []
         /// Controllers powered off on their own (``setPowered(_:controller:)``).
         var unpowered: Set<BluetoothAddress> = []
-        /// The controller each status listener and scanner belongs to (nil: the radio's).
-        var statusOwners: [Int: BluetoothAddress] = [:]
-        var scannerOwners: [Int: BluetoothAddress] = [:]
-        var statusListeners: [Int: AsyncStream<ManagerStatus>.Continuation] = [:]
+        var statusListeners: [Int: (owner: BluetoothAddress, continuation: AsyncStream<ManagerStatus>.Continuation)] = [:]
         var tap: (@Sendable (MemoryTapEvent) -> Void)?
         var nextConnection: UInt16 = 1
     }
@@ -82,7 +84,7 @@ public final class MemoryRadio: Sendable {
     public func dropLinks(reason: HCIStatus = HCIStatus(0x08)) {
         let links = state.withLock { s -> [MemoryLink] in
             defer { s.links = [] }
-            return s.links
+            return s.links.map(\.end)
         }
         for link in links { link.end(reason) }
     }
@@ -90,84 +92,86 @@ public final class MemoryRadio: Sendable {
     /// Powers the radio on or off; off drops every link, stops advertising and scanning,
     /// and managers report ``ManagerState/poweredOff``.
     public func setPowered(_ on: Bool) {
-        let listeners = state.withLock { s -> [(AsyncStream<ManagerStatus>.Continuation, BluetoothAddress?)] in
+        let listeners = state.withLock { s -> [(AsyncStream<ManagerStatus>.Continuation, ManagerStatus)] in
             s.powered = on
             if !on {
                 s.advertisers = [:]
                 s.scanners = [:]
-                s.scannerOwners = [:]
+                s.scanOwners = [:]
             }
-            return s.statusListeners.map { ($0.value, s.statusOwners[$0.key]) }
+            return s.statusListeners.values.map { ($0.continuation, Self.status(of: $0.owner, s)) }
         }
         if !on { dropLinks(reason: HCIStatus(0x15)) }
-        for (l, owner) in listeners {
-            // A controller powered off on its own stays off when the radio comes back.
-            l.yield(on ? owner.map(status(of:)) ?? .poweredOn : ManagerStatus(cause: .adapterDown("memory radio")))
-        }
+        for (listener, status) in listeners { listener.yield(status) }
     }
 
     /// Powers one controller of the radio on or off, as unplugging one adapter would: off
-    /// ends its links (the peers see a supervision timeout, 0x08), its scans and its
-    /// advertising, and its managers report ``ManagerState/poweredOff``; the rest of the
-    /// radio carries on. `controller` is the address the radio gave it (each manager opened
-    /// on the radio takes the next one, after any ``assignNextAddress(_:)``).
+    /// ends its links (the peers see a supervision timeout, 0x08), its scans, its pending
+    /// connects and its advertising, and its managers report ``ManagerState/poweredOff``;
+    /// the rest of the radio carries on. `controller` is the address the radio gave it
+    /// (each manager opened on the radio takes the next one, after any
+    /// ``assignNextAddress(_:)``).
     public func setPowered(_ on: Bool, controller: BluetoothAddress) {
-        let (listeners, links) = state.withLock { s -> ([AsyncStream<ManagerStatus>.Continuation], [MemoryLink]) in
+        let (listeners, links, pending) = state.withLock { s in
             if on { s.unpowered.remove(controller) } else { s.unpowered.insert(controller) }
             var links: [MemoryLink] = []
+            var pending: [PendingConnect] = []
             if !on {
-                for (token, owner) in s.scannerOwners where owner == controller { s.scanners[token] = nil }
-                s.scannerOwners = s.scannerOwners.filter { $0.value != controller }
+                for (token, owner) in s.scanOwners where owner == controller {
+                    s.scanners[token] = nil
+                    s.scanOwners[token] = nil
+                }
                 s.advertisers[controller] = nil
-                // The ends whose peer is this controller; their partners are its own ends.
-                links = s.links.filter { $0.peerAddress == controller }
+                links = s.links.filter { $0.owner == controller }.map(\.end)
+                s.links.removeAll { $0.owner == controller }
+                let waiting = s.pending.filter { $0.value.central.0 == controller }
+                for id in waiting.keys { s.pending[id] = nil }
+                pending = Array(waiting.values)
             }
-            let listeners = s.statusOwners.filter { $0.value == controller }.keys.compactMap { s.statusListeners[$0] }
-            return (listeners, links)
+            let listeners = s.statusListeners.values.filter { $0.owner == controller }
+                .map { ($0.continuation, Self.status(of: controller, s)) }
+            return (listeners, links, pending)
         }
         for link in links {
-            link.peerEnd?.end(HCIStatus(0x15))
-            link.end(HCIStatus(0x08))
+            // Our side: the controller is gone (0x15, powered off); the peer's: silence.
+            link.end(HCIStatus(0x15))
+            link.peerEnd?.end(HCIStatus(0x08))
         }
-        let status = on ? self.status(of: controller) : ManagerStatus(cause: .adapterDown("memory controller"))
-        for l in listeners { l.yield(status) }
+        for connect in pending { connect.continuation.resume(throwing: AttuneError.unavailable(.adapterDown("memory controller"))) }
+        for (listener, status) in listeners { listener.yield(status) }
     }
 
-    var status: ManagerStatus {
-        state.withLock { $0.powered } ? .poweredOn : ManagerStatus(cause: .adapterDown("memory radio"))
-    }
-
-    /// The radio's power and the controller's own.
+    /// The state a controller on the radio reports.
     func status(of controller: BluetoothAddress) -> ManagerStatus {
-        let (radio, own) = state.withLock { ($0.powered, !$0.unpowered.contains(controller)) }
-        if !radio { return ManagerStatus(cause: .adapterDown("memory radio")) }
-        return own ? .poweredOn : ManagerStatus(cause: .adapterDown("memory controller"))
+        state.withLock { Self.status(of: controller, $0) }
     }
 
-    func statusUpdates(for controller: BluetoothAddress? = nil) -> AsyncStream<ManagerStatus> {
+    static func status(of controller: BluetoothAddress, _ s: State) -> ManagerStatus {
+        guard s.powered else { return ManagerStatus(cause: .adapterDown("memory radio")) }
+        guard !s.unpowered.contains(controller) else { return ManagerStatus(cause: .adapterDown("memory controller")) }
+        return s.resetting.contains(controller) ? ManagerStatus(state: .resetting) : .poweredOn
+    }
+
+    func statusUpdates(of controller: BluetoothAddress) -> AsyncStream<ManagerStatus> {
         let (stream, continuation) = AsyncStream.makeStream(of: ManagerStatus.self)
         let id = state.withLock { s -> Int in
             defer { s.nextID += 1 }
-            s.statusListeners[s.nextID] = continuation
-            if let controller { s.statusOwners[s.nextID] = controller }
+            s.statusListeners[s.nextID] = (controller, continuation)
             return s.nextID
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { s in
-                s.statusListeners.removeValue(forKey: id)
-                s.statusOwners.removeValue(forKey: id)
-            }
+            _ = self?.state.withLock { $0.statusListeners.removeValue(forKey: id) }
         }
         return stream
     }
 
-    func startScanning(from controller: BluetoothAddress? = nil,
+    func startScanning(from controller: BluetoothAddress,
                        _ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int {
         let result = state.withLock { s -> (Int, [Advertisement])? in
-            guard s.powered, controller.map({ !s.unpowered.contains($0) }) ?? true else { return nil }
+            guard s.powered, !s.unpowered.contains(controller) else { return nil }
             defer { s.nextID += 1 }
             s.scanners[s.nextID] = report
-            if let controller { s.scannerOwners[s.nextID] = controller }
+            s.scanOwners[s.nextID] = controller
             return (s.nextID, s.advertisers.values.filter(\.isEnabled).flatMap { [$0.advertisement, $0.scanResponse] })
         }
         guard let (id, current) = result else { throw .unavailable(.adapterDown("memory radio")) }
@@ -189,8 +193,8 @@ public final class MemoryRadio: Sendable {
 
     func stopScanning(_ token: Int) {
         state.withLock { s in
-            s.scanners.removeValue(forKey: token)
-            s.scannerOwners.removeValue(forKey: token)
+            s.scanners[token] = nil
+            s.scanOwners[token] = nil
         }
     }
 
@@ -305,8 +309,8 @@ public final class MemoryRadio: Sendable {
                       accept: @Sendable (any ATTLink) -> Void) -> any ATTLink {
         let (c, p) = MemoryLink.pair(central: central, peripheral: (target, .random))
         let tapped = state.withLock { s -> (UInt16, @Sendable (MemoryTapEvent) -> Void)? in
-            s.links.removeAll { $0.isClosed }
-            s.links += [c, p]
+            s.links.removeAll { $0.end.isClosed }
+            s.links += [(central.0, c), (target, p)]
             guard let tap = s.tap else { return nil }
             // HCI connection handles are 12 bits; wrap past 0x0EFF like a controller would.
             defer { s.nextConnection = s.nextConnection >= 0x0EFF ? 1 : s.nextConnection + 1 }

@@ -207,6 +207,49 @@ final class KernelController: ControllerBackend {
         }
     }
 
+    /// Power-cycles the adapter through the kernel's management channel (mgmt Set
+    /// Powered off, then on) rather than the HCIDEVRESET ioctl: mgmt is how bluetoothd
+    /// itself powers adapters, so a bluetoothd beside us sees the change (New Settings)
+    /// instead of a controller reset behind its back, and the kernel ends every link
+    /// properly (HCI_Disconnect to each peer, every L2CAP socket closed), where the ioctl
+    /// drops its connections without telling the peers. Powered on, the kernel resets
+    /// the controller and initialises it again. The state reads ``ManagerState/poweredOff``
+    /// in between, from the kernel's own Device events.
+    ///
+    /// Our scans and advertising end first: their HCI sockets outlive the power cycle,
+    /// and would stay bound to a controller that no longer scans or advertises for them.
+    func resetController() async throws(AttuneError) {
+        let index = try index()
+        let scans = state.withLock { s -> [Task<Void, Never>] in
+            defer { s.scanners = [:] }
+            return Array(s.scanners.values)
+        }
+        for scan in scans { scan.cancel() }
+        state.withLock { $0.stopping += scans }
+        stopAdvertising()
+        await settle()
+        // The pairing agent's channel when we run one; else a channel that answers no
+        // adapter's requests (bluetoothd, if it runs, is the agent there), only commands.
+        let channel: KernelPairingAgent
+        do {
+            channel = try state.withLock({ $0.agent }) ?? KernelPairingAgent(adapters: [])
+        } catch {
+            throw .unavailable(Self.cause(error, adapter))
+        }
+        do {
+            try await channel.setPowered(false, adapterIndex: index)
+            try await channel.setPowered(true, adapterIndex: index)
+        } catch let error as MgmtCommandError {
+            switch error.reason {
+            case .timedOut: throw .controllerTimeout("\(adapter): \(error)")
+            case .status(0x14): throw .unavailable(.permissionDenied)
+            default: throw .unavailable(.controllerFailed("\(adapter): \(error)"))
+            }
+        } catch {
+            throw .unavailable(Self.cause(error, adapter))
+        }
+    }
+
     func startScanning(_ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int {
         let scanner: KernelLEScanner
         do {

@@ -96,6 +96,9 @@ final class UserlandController: ControllerBackend {
             case .advertisingReport(let report):
                 let advertisement = Advertisement(report)
                 for scanner in state.withLock({ Array($0.scanners.values) }) { scanner(advertisement) }
+            case .ready(let info):
+                // A reset's initialisation again: what the controller is now.
+                state.withLock { $0.controller = info }
             case .connected(let info) where info.role == .peripheral:
                 if let accept = state.withLock({ $0.acceptor }), let channel = host.attChannel(for: info.handle) {
                     accept(UserlandLink(channel: channel, pairsAutomatically: pairsAutomatically))
@@ -131,9 +134,32 @@ final class UserlandController: ControllerBackend {
     private func readyHost() throws(AttuneError) -> UserlandHost {
         let status = self.status
         guard let host, status.state == .poweredOn else {
-            throw .unavailable(status.cause ?? .controllerFailed("the controller is still initialising"))
+            throw .unavailable(status.cause ?? .controllerFailed(
+                status.state == .resetting ? "the controller is being reset" : "the controller is still initialising"))
         }
         return host
+    }
+
+    /// HCI_Reset through the host, which then runs its initialisation again as at start:
+    /// the host reports every link down (its channel closes with Connection Terminated By
+    /// Local Host), fails the connect in progress, and the controller comes back neither
+    /// scanning nor advertising. A controller that ignores the reset stops the host after
+    /// the command timeout (the status then says so, as for any dead controller).
+    func resetController() async throws(AttuneError) {
+        let host = try readyHost()
+        state.withLock { state in
+            state.scanners = [:]
+            state.acceptor = nil
+        }
+        update(ManagerStatus(state: .resetting))
+        do throws(HostError) {
+            _ = try await host.perform(.reset)
+        } catch {
+            // The host stopped; ``run(_:)`` publishes the cause when its events end.
+            if case .commandTimeout = error { throw .controllerTimeout(error.description) }
+            throw .unavailable(.controllerFailed(error.description))
+        }
+        update(.poweredOn)
     }
 
     func startScanning(_ report: @escaping @Sendable (Advertisement) -> Void) throws(AttuneError) -> Int {

@@ -35,6 +35,9 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
     case securityUnavailable(String)
     /// Raising the link's security (pairing, encryption) was tried and failed.
     case securityFailed(String)
+    /// The controller did not answer in time (an HCI_Reset, a power change); the text
+    /// says what it was asked. One that ignores a reset is left unusable.
+    case controllerTimeout(String)
 
     public var description: String {
         switch self {
@@ -54,6 +57,7 @@ public enum AttuneError: Error, Hashable, Sendable, CustomStringConvertible {
         case .protocolError(let what): "protocol violation: \(what)"
         case .securityUnavailable(let what): "link security cannot be raised: \(what)"
         case .securityFailed(let what): "raising link security failed: \(what)"
+        case .controllerTimeout(let what): "the controller did not answer in time: \(what)"
         }
     }
 }
