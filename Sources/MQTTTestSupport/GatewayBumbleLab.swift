@@ -53,6 +53,7 @@ public final class GatewayBumbleLab: Sendable {
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// The repository this file is in (Sources/MQTTTestSupport/ is two levels down).

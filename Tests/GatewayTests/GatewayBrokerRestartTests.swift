@@ -159,7 +159,7 @@ struct GatewayBrokerRestartTests {
             Self.number("mqtt_queued", in: message.text ?? "") == 0 && !message.retain
         }
         let text = try #require(fresh?.text, "a stats message after the queue drained")
-        let dropped = try #require(Self.number("mqtt_dropped", in: text), text)
+        let dropped = try #require(Self.number("mqtt_dropped", in: text), "\(text)")
         #expect(dropped == droppedByClient, "the stats topic says what the client counted: \(text)")
         let missing = expected.subtracting(delivered)
         // Every value not delivered is among those counted (the count also holds housekeeping
