@@ -12,6 +12,7 @@ JSON lines on stdout (`ready` first, with the port for our host and the peers' a
 each with `t`, Python's time.monotonic() (CLOCK_MONOTONIC, the clock the Swift side reads):
   connected / disconnected   peer, link (a number per link of that peer), reason
   cccd                       peer, link, value (hex): every write of the 2A37 CCCD
+  other_cccd                 peer, link, uuid, value: a write of another CCCD (Service Changed)
   notified                   peer, link, value: one Heart Rate Measurement sent
   read                       peer, value: the battery level a read returned
   written                    peer, value (hex): bytes written to the control characteristic
@@ -122,8 +123,13 @@ class Peer:
                       lambda reason: emit("disconnected", peer=self.name, link=connection.lab_link, reason=reason))
 
     def on_subscription(self, connection, characteristic, notify_enabled, indicate_enabled):
-        # Every CCCD write, as it came: the test counts them per link.
+        # Every write of 2A37's CCCD, as it came: the test counts them per link. (The
+        # client's write to Service Changed's CCCD, 0x0002, is reported apart.)
         value = (1 if notify_enabled else 0) | (2 if indicate_enabled else 0)
+        if characteristic is not self.measurement:
+            emit("other_cccd", peer=self.name, link=getattr(connection, "lab_link", 0),
+                 uuid=str(characteristic.uuid), value=f"{value:02x}00")
+            return
         emit("cccd", peer=self.name, link=getattr(connection, "lab_link", 0), value=f"{value:02x}00")
         if notify_enabled and not getattr(connection, "lab_notifying", False):
             connection.lab_notifying = True
