@@ -48,14 +48,15 @@ enum GatewayReconnectBenchmark {
         let lab = try await GatewayBumbleLab.start(notifyInterval: .milliseconds(50))
         defer { lab.stop() }
         let adapter = "tcp:127.0.0.1:\(lab.port)"
-        let samples = try await gatewaySamples(cycles: cycles, broker: broker, lab: lab, adapter: adapter,
-                                               transport: .h4(try H4Endpoint(parsing: adapter)))
+        let (samples, connects) = try await gatewaySamples(cycles: cycles, broker: broker, lab: lab, adapter: adapter,
+                                                           transport: .h4(try H4Endpoint(parsing: adapter)))
         let median = Self.median(samples), anchorMedian = Self.median(anchor)
         return BenchmarkResult(
             name: name, opsPerSecond: 1000 / median, allocationsPerOperation: .nan,
             extra: [("unit", .string("reconnects")), ("cycles", .int(samples.count)),
                     ("median_ms", .double(round1(median))), ("max_ms", .double(round1(samples.max() ?? .nan))),
                     ("min_ms", .double(round1(samples.min() ?? .nan))),
+                    ("connected_median_ms", .double(round1(Self.median(connects)))),
                     ("anchor_central_median_ms", .double(round1(anchorMedian))),
                     ("ratio_to_anchor", .double((median / anchorMedian * 100).rounded() / 100))])
     }
@@ -63,7 +64,7 @@ enum GatewayReconnectBenchmark {
     /// The gateway keeps `hr` connected; each cycle measures advertising restart → first
     /// MQTT value at the subscriber.
     static func gatewaySamples(cycles: Int, broker: MosquittoBroker, lab: GatewayBumbleLab, adapter: String,
-                               transport: BluetoothTransport) async throws -> [Double] {
+                               transport: BluetoothTransport) async throws -> (total: [Double], connect: [Double]) {
         let yaml = """
         {"mqtt": {"url": "mqtt://127.0.0.1:\(broker.port)", "client_id": "attune-bench", "base": "attune"},
          "adapters": [{"transport": "\(adapter)", "max_connections": 1}],
@@ -81,7 +82,7 @@ enum GatewayReconnectBenchmark {
             await gateway.stop()
             throw GatewayBumbleLab.Failure(description: "no first value through the gateway")
         }
-        var samples: [Double] = []
+        var samples: [Double] = [], connects: [Double] = []
         for _ in 0..<cycles {
             let beforeVanish = observer.messages.count
             try await lab.run("vanish hr")
@@ -95,9 +96,12 @@ enum GatewayReconnectBenchmark {
                 throw GatewayBumbleLab.Failure(description: "values did not resume through the gateway")
             }
             samples.append((GatewayBumbleLab.monotonicNow() - advertising.time) * 1000)
+            // Where the time went: the link is up on Bumble's side (advertising → connected).
+            let connected = try await lab.waitFor("connected", after: labBefore) { $0.peer == "hr" }
+            connects.append((connected.time - advertising.time) * 1000)
         }
         await gateway.stop()
-        return samples
+        return (samples, connects)
     }
 
     /// The same cycles with a plain central on the same controller: connect (which waits
