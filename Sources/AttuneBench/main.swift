@@ -35,6 +35,11 @@ for result in await APIBenchmarks.all(filter: filter, quick: quick) {
     results.append(result)
     if !json { printRow(result) }
 }
+// The gateway's reconnect figure needs Bumble and mosquitto: only when --filter names it.
+for result in await GatewayReconnectBenchmark.all(filter: filter, quick: quick) {
+    results.append(result)
+    if !json { printRow(result) }
+}
 if json {
     print(JSONValue.object([("benchmarks", .array(results.map(\.json)))]).description)
 }

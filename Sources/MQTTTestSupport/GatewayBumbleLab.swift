@@ -1,0 +1,206 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// One run of `Scripts/interop/gateway_lab.py`: an emulated controller for our host and
+/// three Bumble peers (`hr`, `battery`, `control`) on one virtual link, for a gateway to
+/// connect to. The gateway tests and `attune-bench`'s reconnect figure drive it: peers
+/// vanish and return on command, and the lab reports every CCCD write, notification,
+/// read and write it sees, stamped with CLOCK_MONOTONIC (``monotonicNow()``).
+public final class GatewayBumbleLab: Sendable {
+    /// One JSON line the lab wrote.
+    public struct Event: Sendable, CustomStringConvertible {
+        public let line: String
+        private let fields: [String: JSONScalar]
+        public var name: String { string("event") ?? "" }
+        public var description: String { line }
+
+        init(line: String) {
+            self.line = line
+            var fields: [String: JSONScalar] = [:]
+            if let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] {
+                for (key, value) in object {
+                    if let text = value as? String { fields[key] = .text(text) }
+                    else if let number = value as? NSNumber { fields[key] = .number(number.doubleValue) }
+                    else if let map = value as? [String: String] { for (k, v) in map { fields["\(key).\(k)"] = .text(v) } }
+                }
+            }
+            self.fields = fields
+        }
+
+        public func string(_ key: String) -> String? {
+            if case .text(let text) = fields[key] { return text }
+            return nil
+        }
+        public func double(_ key: String) -> Double? {
+            if case .number(let number) = fields[key] { return number }
+            return nil
+        }
+        public func int(_ key: String) -> Int? {
+            guard let number = double(key), number.isFinite, abs(number) < 1e15 else { return nil }
+            return Int(number)
+        }
+        /// The peer the event is about.
+        public var peer: String? { string("peer") }
+        /// CLOCK_MONOTONIC seconds when the lab wrote it.
+        public var time: Double { double("t") ?? 0 }
+    }
+
+    enum JSONScalar: Sendable {
+        case text(String)
+        case number(Double)
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// The repository this file is in (Sources/MQTTTestSupport/ is two levels down).
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let interopDirectory = repositoryRoot.appendingPathComponent("Scripts/interop")
+
+    private let process: Process
+    private let input: FileHandle
+    /// What the reader threads collect: the lines and the tail of stderr.
+    private final class Output: Sendable {
+        let lines = Mutex<[Event]>([])
+        let errors = Mutex("")
+    }
+    private let output = Output()
+    private let readyEvent = Mutex<Event?>(nil)
+
+    /// CLOCK_MONOTONIC in seconds: the clock of the lab's `t` (Python's time.monotonic()).
+    public static func monotonicNow() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    private init(arguments: [String]) throws {
+        let setup = Process()
+        setup.executableURL = URL(fileURLWithPath: "/bin/bash")
+        setup.arguments = [Self.interopDirectory.appendingPathComponent("setup.sh").path]
+        setup.standardOutput = FileHandle.nullDevice
+        try setup.run()
+        setup.waitUntilExit()
+        guard setup.terminationStatus == 0 else {
+            throw Failure(description: "Scripts/interop/setup.sh failed (\(setup.terminationStatus)): Bumble is missing")
+        }
+        process = Process()
+        process.executableURL = Self.interopDirectory.appendingPathComponent(".venv/bin/python")
+        process.arguments = [Self.interopDirectory.appendingPathComponent("gateway_lab.py").path] + arguments
+        let stdinPipe = Pipe(), stdoutPipe = Pipe(), stderrPipe = Pipe()
+        process.standardInput = stdinPipe
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        input = stdinPipe.fileHandleForWriting
+        try process.run()
+        let reading = stdoutPipe.fileHandleForReading, errorOutput = stderrPipe.fileHandleForReading
+        let collected = output
+        Thread.detachNewThread {
+            var pending = Data()
+            while true {
+                let chunk = reading.availableData
+                if chunk.isEmpty { return }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...newline)
+                    let event = Event(line: line)
+                    collected.lines.withLock { $0.append(event) }
+                }
+            }
+        }
+        Thread.detachNewThread {
+            while true {
+                let chunk = errorOutput.availableData
+                if chunk.isEmpty { return }
+                collected.errors.withLock { text in
+                    // The tail only: enough to explain a failure, bounded in memory.
+                    text += String(decoding: chunk, as: UTF8.self)
+                    if text.count > 8000 { text = String(text.suffix(4000)) }
+                }
+            }
+        }
+    }
+
+    /// Starts a lab and waits for its `ready` line. Bumble labs run one at a time on the
+    /// machine (a lock in the script), so the wait covers labs ahead of this one.
+    public static func start(notifyInterval: Duration = .milliseconds(100), lifetime: Duration = .seconds(600)) async throws -> GatewayBumbleLab {
+        let ms = Double(notifyInterval.components.seconds) * 1000 + Double(notifyInterval.components.attoseconds) / 1e15
+        let lab = try GatewayBumbleLab(arguments: ["--notify-ms", String(ms),
+                                                   "--lifetime", String(lifetime.components.seconds)])
+        do {
+            let ready = try await lab.waitFor("ready", within: .seconds(900))
+            lab.readyEvent.withLock { $0 = ready }
+        } catch {
+            lab.stop()
+            throw error
+        }
+        return lab
+    }
+
+    deinit { stop() }
+
+    /// The TCP port of the controller for our host: `tcp:127.0.0.1:PORT`.
+    public var port: Int { readyEvent.withLock { $0?.int("port") } ?? 0 }
+
+    /// A peer's static random address, as the lab printed it.
+    public func address(_ peer: String) -> String { readyEvent.withLock { $0?.string("peers.\(peer)") } ?? "" }
+
+    /// Everything the lab wrote so far, in order.
+    public var events: [Event] { output.lines.withLock { $0 } }
+
+    /// Sends one command line.
+    public func send(_ command: String) {
+        try? input.write(contentsOf: Data((command + "\n").utf8))
+    }
+
+    /// Runs `vanish PEER` or `return PEER` and waits for its result.
+    @discardableResult
+    public func run(_ command: String, within timeout: Duration = .seconds(30)) async throws -> Event {
+        let word = String(command.split(separator: " ").first ?? "")
+        let before = events.count
+        send(command)
+        let result = try await waitFor("result", after: before, within: timeout) { $0.string("command") == word }
+        guard result.string("error") == nil else { throw Failure(description: "\(command): \(result.line)") }
+        return result
+    }
+
+    /// The first event named `name` from index `start` on that `predicate` accepts.
+    @discardableResult
+    public func waitFor(_ name: String, after start: Int = 0, within timeout: Duration = .seconds(30),
+                        where predicate: (Event) -> Bool = { _ in true }) async throws -> Event {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let match = events.dropFirst(start).first(where: { $0.name == name && predicate($0) }) { return match }
+            guard process.isRunning else {
+                throw Failure(description: "the gateway lab exited (\(process.terminationStatus)) before '\(name)': \(output.errors.withLock { $0 })")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw Failure(description: "no '\(name)' from the gateway lab within \(timeout); last events: "
+                              + "\(events.suffix(20).map(\.line)); stderr: \(output.errors.withLock { String($0.suffix(1500)) })")
+            }
+            // A poll of the lines the reader thread collected; never a thread blocked here.
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Ends the lab: quit, then SIGTERM, then SIGKILL, without holding up the caller.
+    public func stop() {
+        guard process.isRunning else { return }
+        send("quit")
+        try? input.close()
+        let process = self.process
+        Thread.detachNewThread {
+            let deadline = ContinuousClock.now + .seconds(3)
+            while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if process.isRunning { process.terminate() }
+            let killDeadline = ContinuousClock.now + .seconds(2)
+            while process.isRunning && ContinuousClock.now < killDeadline { Thread.sleep(forTimeInterval: 0.02) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+    }
+}
