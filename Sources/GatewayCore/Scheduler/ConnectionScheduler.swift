@@ -147,15 +147,16 @@ public struct ConnectionScheduler: Sendable {
     // MARK: Gateway facts
 
     /// The device was heard advertising on this adapter: the first advertisement after a
-    /// failure cuts the wait to the initial delay and restarts the growth, since the
-    /// device is evidently back.
+    /// failure retries at once and restarts the growth from the initial delay. The
+    /// device is evidently back and listening (a connectable advertisement is followed by
+    /// a connect window), and the one-pending-connect rule already spaces attempts, so
+    /// waiting out even the initial delay would only add it to every reconnect.
     public mutating func advertisement(from device: DeviceID, at now: MonotonicTime) -> GatewayStep<SchedulerAction> {
         if var d = devices[device], case .idle(var s) = d.link, case .at(let t) = s.retry,
            d.failures > 0, !d.advertisementResetUsed {
             d.failures = 0
             d.advertisementResetUsed = true
-            let soon = now + configuration.backoff.delay(failures: 1, fraction: random.nextFraction())
-            s.retry = .at(min(t, soon))
+            s.retry = .at(min(t, now))
             d.link = .idle(s)
             devices[device] = d
         }
