@@ -35,6 +35,11 @@ for result in await APIBenchmarks.all(filter: filter, quick: quick) {
     results.append(result)
     if !json { printRow(result) }
 }
+// The gateway at scale, against the real broker (Debian's mosquitto must be installed).
+for result in await GatewayScaleBenchmark.all(filter: filter, quick: quick, arguments: arguments) {
+    results.append(result)
+    if !json { printRow(result) }
+}
 if json {
     print(JSONValue.object([("benchmarks", .array(results.map(\.json)))]).description)
 }
