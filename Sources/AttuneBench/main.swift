@@ -40,6 +40,11 @@ for result in await GatewayReconnectBenchmark.all(filter: filter, quick: quick) 
     results.append(result)
     if !json { printRow(result) }
 }
+// The gateway at scale, against the real broker (Debian's mosquitto must be installed).
+for result in await GatewayScaleBenchmark.all(filter: filter, quick: quick, arguments: arguments) {
+    results.append(result)
+    if !json { printRow(result) }
+}
 if json {
     print(JSONValue.object([("benchmarks", .array(results.map(\.json)))]).description)
 }

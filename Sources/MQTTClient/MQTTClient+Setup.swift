@@ -27,6 +27,13 @@ extension MQTTClient {
         // "Threaded" tells libmosquitto that someone else drives its socket: a publish then
         // only queues the packet, and our one loop_write per turn sends a whole batch.
         try check(mosquitto_threaded_set(pointer, true), "mosquitto_threaded_set")
+        // libmosquitto keeps only 20 QoS 1 messages unacknowledged by default and holds the
+        // rest back until PUBACKs return: at thousands of values a second that round trip,
+        // not the broker, sets the rate. Our window is the bound instead (the broker's
+        // CONNACK Receive Maximum lowers it further when it grants less).
+        try check(mosquitto_int_option(pointer, MOSQ_OPT_SEND_MAXIMUM, Int32(window(configuration))), "send maximum")
+        try check(mosquitto_int_option(pointer, MOSQ_OPT_RECEIVE_MAXIMUM, Int32(configuration.receiveMaximum)),
+                  "receive maximum")
         if configuration.username != nil || configuration.password != nil {
             try check(mosquitto_username_pw_set(pointer, configuration.username ?? "", configuration.password),
                       "mosquitto_username_pw_set")

@@ -66,6 +66,16 @@ public final class MQTTClient: Sendable {
         var miscTimer: KernelEventLoop.Timer?
     }
 
+    /// Messages handed to libmosquitto at once (a quarter of the outbound bound, at most
+    /// 128): also its Send Maximum, so all of them may be on the wire unacknowledged, as
+    /// far as the broker's Receive Maximum allows. Not more: libmosquitto walks its whole
+    /// list of outgoing messages on every publish and PUBACK while its quota has room, so
+    /// a window of 1000 cost more CPU than the broker round trip it saved; 128 in flight
+    /// still carry tens of thousands of messages a second over a millisecond's round trip.
+    static func window(_ configuration: MQTTConfiguration) -> Int {
+        max(1, min(configuration.outboundCapacity / 4, 128))
+    }
+
     /// How often libmosquitto's keepalive (`mosquitto_loop_misc`) is checked; its clock
     /// counts whole seconds, and the broker allows 1.5 × keepalive, so half a second is ample.
     static let miscInterval: Duration = .milliseconds(500)
@@ -82,6 +92,10 @@ public final class MQTTClient: Sendable {
             throw .library(operation: "keepalive", code: Int32(MOSQ_ERR_INVAL.rawValue),
                            message: "keepalive must be 0 or 5 to 65535 seconds, not \(configuration.keepalive)")
         }
+        guard (1...65_535).contains(configuration.receiveMaximum) else {
+            throw .library(operation: "receive maximum", code: Int32(MOSQ_ERR_INVAL.rawValue),
+                           message: "receive maximum must be 1 to 65535, not \(configuration.receiveMaximum)")
+        }
         guard (1...65_535).contains(configuration.port) else {
             throw .invalidURL(configuration.host, reason: "port \(configuration.port) out of range")
         }
@@ -96,7 +110,7 @@ public final class MQTTClient: Sendable {
         self.configuration = configuration
         self.loop = eventLoop
         self.handle = try Self.makeHandle(configuration)
-        self.window = max(1, min(configuration.outboundCapacity / 4, 1_000))
+        self.window = Self.window(configuration)
         self.messages = MQTTStream(capacity: configuration.inboundCapacity)
         self.events = MQTTStream(capacity: 256)
         self.state = Mutex(State())

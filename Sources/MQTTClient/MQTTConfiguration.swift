@@ -48,6 +48,10 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public var outboundCapacity: Int = 10_000
     /// Inbound messages that may wait for the consumer of ``MQTTClient/messages``.
     public var inboundCapacity: Int = 4_096
+    /// MQTT 5 Receive Maximum (1...65535): QoS 1 deliveries the broker may have unacknowledged
+    /// to this client at once. libmosquitto's 20 suits the gateway's few `/set` messages; a
+    /// subscriber of many devices' values needs a wider window.
+    public var receiveMaximum: Int = 20
     /// How long a connection attempt may take before it is abandoned and retried.
     public var connectTimeout: Duration = .seconds(10)
 

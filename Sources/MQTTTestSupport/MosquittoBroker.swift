@@ -104,6 +104,19 @@ public final class MosquittoBroker: Sendable {
         try launch()
     }
 
+    /// User plus system CPU seconds the running broker has used (0 when it is not running),
+    /// from /proc/PID/stat: for benchmarks that report the broker's share.
+    public var cpuSeconds: Double {
+        guard let pid = process.withLock({ $0?.pid }),
+              let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        // Fields after the command name: state is 3rd, utime 14th and stime 15th overall.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return ticks > 0 ? (user + system) / ticks : 0
+    }
+
     /// The broker's log so far, for failure messages.
     public var log: String {
         (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""

@@ -35,6 +35,27 @@ struct SubscriptionWatchdogTests {
         #expect(w.tick(at: t(106)).a == [.resubscribe("hr1", Self.hr)], "a new silence alarms again")
     }
 
+    @Test func aBatchOfNotificationsIsTheSameAsEachInTurn() {
+        func watched() -> SubscriptionWatchdog {
+            var w = SubscriptionWatchdog()
+            for name in ["a", "b"] {
+                _ = w.setDesired(DeviceID(name), [Self.hr], at: t(0))
+                _ = w.connected(DeviceID(name), at: t(0))
+            }
+            return w
+        }
+        var single = watched(), batched = watched()
+        let times = (1...10).map { t(Double($0)) }, slower = (1...5).map { t(Double($0) * 2) }
+        for time in times { _ = single.notification("a", Self.hr, at: time) }
+        for time in slower { _ = single.notification("b", Self.hr, at: time) }
+        let step = batched.notifications([("a", Self.hr, times), ("b", Self.hr, slower)])
+        #expect(step.a == [])
+        #expect(step.nextDeadline == single.nextDeadline && step.nextDeadline == t(15), "a's silence alarm, 5 × 1 s after 10 s")
+        #expect(batched.learnedInterval(of: "a", Self.hr) == single.learnedInterval(of: "a", Self.hr))
+        #expect(batched.learnedInterval(of: "b", Self.hr).map(secs) == 2)
+        #expect(batched.tick(at: t(15)).a == single.tick(at: t(15)).a)
+    }
+
     @Test func noAlarmBeforeTheIntervalIsLearnedOrWithoutALink() {
         var w = SubscriptionWatchdog()
         _ = w.setDesired("hr1", [Self.hr], at: t(0))

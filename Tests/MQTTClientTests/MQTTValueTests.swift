@@ -17,6 +17,22 @@ import Testing
         }
     }
 
+    @Test("the QoS 1 window is libmosquitto's send maximum (never its default 20 for a large queue, never past 128); receive maximum 1...65535")
+    func windows() throws {
+        var configuration = try MQTTConfiguration(url: "mqtt://127.0.0.1", clientID: "a")
+        #expect(MQTTClient.window(configuration) == 128, "10,000 queued: 128 in flight")
+        configuration.outboundCapacity = 10
+        #expect(MQTTClient.window(configuration) == 2)
+        configuration.outboundCapacity = 0
+        #expect(MQTTClient.window(configuration) == 1)
+        for bad in [0, -1, 65_536] {
+            configuration.receiveMaximum = bad
+            #expect(throws: MQTTError.self, "\(bad)") { try MQTTClient(configuration: configuration) }
+        }
+        configuration.receiveMaximum = 1_000
+        _ = try MQTTClient(configuration: configuration)
+    }
+
     @Test("a full stream drops the newest and says how many, in the place of the gap")
     func streamReportsDrops() async {
         let stream = MQTTStream<Int>(capacity: 2)

@@ -86,6 +86,23 @@ public struct SubscriptionWatchdog: Sendable {
     /// A notification (or indication) on a desired subscription.
     public mutating func notification(_ device: DeviceID, _ subscription: DesiredSubscription,
                                       at now: MonotonicTime) -> GatewayStep<WatchdogAction> {
+        record(device, subscription, at: now)
+        return finish([])
+    }
+
+    /// A batch of notifications, each subscription's times in arrival order: the same as
+    /// ``notification(_:_:at:)`` for each, but the next deadline (a walk over every
+    /// subscription) is found once for the batch, not once per value. A gateway hands
+    /// over a second's arrivals of a thousand devices this way.
+    public mutating func notifications(_ batch: [(device: DeviceID, subscription: DesiredSubscription, times: [MonotonicTime])])
+        -> GatewayStep<WatchdogAction> {
+        for entry in batch {
+            for time in entry.times { record(entry.device, entry.subscription, at: time) }
+        }
+        return finish([])
+    }
+
+    private mutating func record(_ device: DeviceID, _ subscription: DesiredSubscription, at now: MonotonicTime) {
         if var d = devices[device], var s = d.desired[subscription] {
             // A gap that holds a reconnect is not the peer's interval.
             let fresh = s.since.map { $0 > (s.learner.last ?? $0) } ?? false
@@ -95,7 +112,6 @@ public struct SubscriptionWatchdog: Sendable {
             d.desired[subscription] = s
             devices[device] = d
         }
-        return finish([])
     }
 
     /// Time passed: subscriptions silent too long are re-subscribed, once per silence.
