@@ -212,7 +212,7 @@ struct ConnectionSchedulerTests {
         #expect(s.tick(at: t(1.25)).a == [.connect("k")])
     }
 
-    @Test func theNextAdvertisementCutsTheWaitShortOncePerStreak() {
+    @Test func theNextAdvertisementRetriesAtOnceOncePerStreak() {
         var s = scheduler()
         _ = s.add("a", policy: .keep, at: t(0))
         var now = 0.0
@@ -230,11 +230,10 @@ struct ConnectionSchedulerTests {
         #expect(near(retryAt(s, "a"), now + 300), "13 failures: the 5 min cap")
         #expect(s.report(for: "a")?.failures == 13)
         let seen = s.advertisement(from: "a", at: t(now + 5))
-        #expect(near(retryAt(s, "a"), now + 5), "heard again: retry at once")
-        #expect(near(seen.nextDeadline, now + 5))
+        #expect(seen.a == [.connect("a")], "heard again: connect at once")
+        #expect(near(seen.nextDeadline, now + 15), "the attempt's own timeout")
         #expect(s.report(for: "a")?.failures == 0)
-        _ = s.tick(at: t(now + 5))
-        _ = s.tick(at: t(now + 15.25))
+        _ = s.tick(at: t(now + 15))
         _ = s.connectFailed(.unknownConnectionIdentifier, at: t(now + 15.3))
         #expect(near(retryAt(s, "a"), now + 15.55), "growth restarted from 0.25 s")
         _ = s.advertisement(from: "a", at: t(now + 15.4))
