@@ -221,7 +221,25 @@ extension Gateway {
 
     /// The timer sleeps until the earliest deadline of every machine (leases count in
     /// wall-clock seconds, turned into the monotonic time they fall at).
+    ///
+    /// Every step of every machine asks for a re-arm; the deadlines are gathered once per
+    /// turn of the actor, after the burst, since each machine's `nextDeadline` walks its
+    /// devices (a thousand devices' leases, subscriptions and availability).
     func rearm() {
+        guard !rearmQueued, !stopped else { return }
+        rearmQueued = true
+        Task { [weak self] in await self?.rearmNow() }
+    }
+
+    /// Deadlines are rounded up to a 50 ms grid: a thousand leases renewing at their own
+    /// instants then wake the gateway at most 20 times a second, each tick serving all
+    /// that fell due, instead of once per lease. Every deadline here is a second or more
+    /// (connect timeouts, backoff from 0.25 s, lease renewals, silences), so 50 ms late is
+    /// within what each allows.
+    static let tickGrid: UInt64 = 50_000_000
+
+    private func rearmNow() {
+        rearmQueued = false
         let now = clock.now
         var deadlines = [pool.nextDeadline(at: now)] + adapters.map(\.health.nextDeadline)
             + [availability.nextDeadline, watchdog.nextDeadline]
@@ -231,7 +249,9 @@ extension Gateway {
             let seconds = wait.isFinite ? min(max(0, wait), 86_400) : 0
             deadlines.append(now + .nanoseconds(Int64(seconds * 1e9)))
         }
-        guard let next = deadlines.compactMap({ $0 }).min(), !stopped else { return }
+        guard let earliest = deadlines.compactMap({ $0 }).min(), !stopped else { return }
+        let (grid, past) = earliest.nanoseconds.quotientAndRemainder(dividingBy: Self.tickGrid)
+        let next = MonotonicTime(nanoseconds: past == 0 ? earliest.nanoseconds : (grid + 1) &* Self.tickGrid)
         if let armed, armed <= next, timer != nil { return }
         armed = next
         timer?.cancel()

@@ -60,6 +60,8 @@ public actor Gateway {
     let arrivals = NotificationArrivals()
     var timer: Task<Void, Never>?
     var armed: MonotonicTime?
+    /// A re-arm is queued for the actor's next turn (``rearm()``).
+    var rearmQueued = false
     var housekeeping: Task<Void, Never>?
     var listener: Task<Void, Never>?
     var stopped = false
