@@ -4,14 +4,25 @@ import GatewayCore
 extension Gateway {
     /// Once a second: each device whose values changed gets its retained `state`, and the
     /// adapters topic is refreshed.
-    func publishChanges() {
-        feedWatchdog()
-        refreshLeases()
-        for (device, state) in values.takeChanged() {
+    /// Once a second: the watchdog's arrivals, the leases, the adapters and stats topics,
+    /// and every changed device's state. `slice` spreads the states: housekeeping runs
+    /// ten times a second and each run publishes one tenth of the devices (each device's
+    /// state still at most once a second), so a thousand retained states do not queue
+    /// ahead of the values in one burst. nil publishes everything at once (stopping).
+    func publishChanges(slice: Int? = nil) {
+        if slice == nil || slice == 0 {
+            feedWatchdog()
+            refreshLeases()
+        }
+        let changed = slice.map { values.takeChanged(slice: $0, of: Self.housekeepingSlices) } ?? values.takeChanged()
+        for (device, state) in changed {
             publish(topics.state(device), state, retain: true)
         }
-        publishAdapters()
+        if slice == nil || slice == 0 { publishAdapters() }
     }
+
+    /// Housekeeping runs this many times a second (``publishChanges(slice:)``).
+    static let housekeepingSlices = 10
 
     /// `attune/gateway/<id>/adapters`: powered, scanning, slots, advertisements per second, resets.
     func publishAdapters() {

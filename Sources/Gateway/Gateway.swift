@@ -139,9 +139,11 @@ public actor Gateway {
             watchPower(index)
         }
         housekeeping = Task { [weak self] in
+            var slice = 0
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                await self?.publishChanges()
+                try? await Task.sleep(for: .milliseconds(1000 / Self.housekeepingSlices))
+                await self?.publishChanges(slice: slice)
+                slice = (slice + 1) % Self.housekeepingSlices
             }
         }
         rearm()

@@ -20,16 +20,22 @@ final class ValueBook: Sendable {
     }
 
     /// Devices whose values changed since the last call, each with its state JSON
-    /// (`{"topic": value, ...}` in topic order); their change marks are cleared.
-    func takeChanged() -> [(device: String, state: String)] {
-        entries.withLock { all in
-            var out: [(String, String)] = []
-            for (device, entry) in all where entry.changed {
+    /// (`{"topic": value, ...}` in topic order); their change marks are cleared. With
+    /// `slice`, only the devices of that slice of `slices` (by a stable hash of the name),
+    /// so the states can be published spread over a second rather than in one burst.
+    ///
+    /// Only the values are copied under the lock: the notification tasks record into it
+    /// on every value, and building a thousand JSON objects there would hold them all up.
+    func takeChanged(slice: Int = 0, of slices: Int = 1) -> [(device: String, state: String)] {
+        let taken = entries.withLock { all -> [(String, [String: String])] in
+            var out: [(String, [String: String])] = []
+            for (device, entry) in all where entry.changed && Self.slice(of: device, slices) == slice {
                 all[device]?.changed = false
-                out.append((device, Self.state(entry.values)))
+                out.append((device, entry.values))
             }
-            return out.sorted { $0.0 < $1.0 }
+            return out
         }
+        return taken.sorted { $0.0 < $1.0 }.map { ($0.0, Self.state($0.1)) }
     }
 
     /// One device's last values as state JSON.
@@ -37,7 +43,16 @@ final class ValueBook: Sendable {
         Self.state(entries.withLock { $0[device]?.values ?? [:] })
     }
 
+    /// Which of `slices` a device's state goes out in: FNV-1a of its name, stable across
+    /// runs (Swift's `hashValue` is seeded per process).
+    static func slice(of device: String, _ slices: Int) -> Int {
+        guard slices > 1 else { return 0 }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in device.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(hash % UInt64(slices))
+    }
+
     private static func state(_ values: [String: String]) -> String {
-        "{" + values.keys.sorted().map { "\(JSONText.quoted($0)): \(values[$0]!)" }.joined(separator: ", ") + "}"
+        "{" + values.sorted { $0.key < $1.key }.map { "\(JSONText.quoted($0.key)): \($0.value)" }.joined(separator: ", ") + "}"
     }
 }
