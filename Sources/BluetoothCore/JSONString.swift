@@ -41,8 +41,16 @@ public enum JSONString {
     /// Appends `text` with `"` and `\` escaped, `\n`, `\r` and `\t` by name, and every
     /// other scalar that `escape` spells out replaced by its spelling: the common core
     /// of JSON strings and of other quoted text (a terminal's, with its own escapes).
+    /// `escape` is asked only about scalars outside printable ASCII (U+0020 to U+007E);
+    /// printable ASCII other than `"` and `\` is always kept as it is.
     public static func appendEscaped(_ text: String, to out: inout String,
                                      escaping escape: (Unicode.Scalar) -> String?) {
+        // Most text (topics, names, units, hex) is plain printable ASCII: one append,
+        // instead of one per scalar (the gateway writes several strings per value).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+            out += text
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
