@@ -18,6 +18,7 @@ struct GatewayCacheTests {
             if case .pdu(_, true, let pdu) = event, let opcode = pdu.first { counts.withLock { $0[opcode, default: 0] += 1 } }
         }
         func take() -> [UInt8: Int] { counts.withLock { let c = $0; $0 = [:]; return c } }
+        func count(_ opcode: UInt8) -> Int { counts.withLock { $0[opcode, default: 0] } }
     }
 
     @Test("a restarted gateway validates the stored GATT cache by the Database Hash, with no service discovery",
@@ -40,8 +41,13 @@ struct GatewayCacheTests {
             let mqtt = try MQTTClient(configuration: try MQTTConfiguration(url: "mqtt://127.0.0.1:\(broker.port)",
                                                                            clientID: "attune-test"))
             let gateway = Gateway(configuration: configuration, transports: ["memory": .memory(radio)], mqtt: mqtt, store: store)
-            let before = observer.messages.count
             await gateway.start()
+            // This run's own link is set up once its CCCD write (0x12 Write Request) crossed
+            // the radio: a value published late by the run before cannot stand in for it.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while requests.count(0x12) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(requests.count(0x12) > 0, "run \(run): the gateway subscribed on its link")
+            let before = observer.messages.count
             let value = await observer.first(after: before, within: .seconds(30)) { _ in true }
             #expect(value != nil, "run \(run): values flow")
             await gateway.stop()
