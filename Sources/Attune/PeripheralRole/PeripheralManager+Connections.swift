@@ -183,6 +183,11 @@ extension PeripheralManager {
     /// `peripheralManagerIsReady(toUpdateSubscribers:)` signal.
     public func readyToUpdateSubscribers() async {
         for entry in connected.values { await entry.link.sendReady() }
+        // A link that has ended is ready at once (its sends fail) until its own task
+        // removes it, and that task may not have run yet: yield, so that a caller looping
+        // on updateValue lets it run. Without this two such loops held both threads of a
+        // two-core pool and starved every other task in the process.
+        await Task.yield()
     }
 
     /// The centrals subscribed to a characteristic.
