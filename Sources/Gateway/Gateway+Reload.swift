@@ -72,7 +72,16 @@ extension Gateway {
         if let lease = leases[device.name] {
             if lease.isOwner { runLease(device.name, LeaseStep(actions: [.acquired], nextDeadline: lease.nextDeadline)) }
         } else {
-            leases[device.name] = DeviceLease(gateway: topics.clientID, configuration: leaseConfiguration)
+            leases[device.name] = DeviceLease(gateway: topics.clientID, configuration: leaseConfiguration,
+                                              renewalPhase: Self.renewalPhase(of: device.name))
         }
+    }
+
+    /// A device's place in the lease renewal period: its name's FNV-1a hash as a fraction,
+    /// the same on every start and reload, and spread evenly over many names.
+    static func renewalPhase(of name: String) -> Double {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return Double(hash >> 11) / Double(1 << 53)
     }
 }

@@ -47,6 +47,30 @@ struct DeviceLeaseTests {
         #expect(l.isOwner)
     }
 
+    @Test func theRenewalPhaseDelaysOnlyTheFirstRenewal() {
+        var l = DeviceLease(gateway: "gw-a", configuration: LeaseConfiguration(duration: 8, renewEvery: 2, settle: 1),
+                            renewalPhase: 0.5)
+        _ = l.setCanServe(true, at: Self.t0)
+        let won = l.tick(at: Self.t0 + 1)
+        #expect(won.actions == [.acquired, .publish(LeaseRecord(gateway: "gw-a", until: Self.t0 + 9))])
+        #expect(won.nextDeadline == Self.t0 + 4, "one period plus half of one")
+        #expect(l.tick(at: Self.t0 + 3.9).actions == [])
+        let renewed = l.tick(at: Self.t0 + 4)
+        #expect(renewed.actions == [.publish(LeaseRecord(gateway: "gw-a", until: Self.t0 + 12))])
+        #expect(renewed.nextDeadline == Self.t0 + 6, "then every period")
+    }
+
+    @Test func theRenewalPhaseNeverLeavesLessThanAPeriodBeforeTheLeaseEnds() {
+        // 3 s renewals of a 4 s lease: no room to delay, so the phase is not used.
+        var l = DeviceLease(gateway: "gw-a", configuration: LeaseConfiguration(duration: 4, renewEvery: 3, settle: 0),
+                            renewalPhase: 1)
+        _ = l.setCanServe(true, at: Self.t0)
+        #expect(l.tick(at: Self.t0).nextDeadline == Self.t0 + 3)
+        var hostile = DeviceLease(gateway: "gw-a", renewalPhase: .nan)
+        _ = hostile.setCanServe(true, at: Self.t0)
+        #expect(hostile.tick(at: Self.t0 + 2).nextDeadline == Self.t0 + 12, "a phase that is not a number is 0")
+    }
+
     @Test func aValidLeaseOfAnOnlineOwnerIsLeftAlone() {
         var l = DeviceLease(gateway: "gw-a")
         _ = l.gatewayStatus("gw-b", online: true, at: Self.t0)

@@ -28,13 +28,20 @@ public struct DeviceLease: Sendable {
     /// This instance claimed the device before: a record naming us is then the echo of a
     /// claim we gave up, not a lease we held before a restart.
     var hasClaimed = false
+    /// Where in the renewal period this lease renews, from 0 up to 1: the first renewal
+    /// after acquiring comes that fraction of ``LeaseConfiguration/renewEvery`` late. A
+    /// gateway acquires most of its devices at once (on start, when the broker answers),
+    /// and renewals that stayed in step would reach the broker as one burst every period,
+    /// queued ahead of the values; phases spread over the devices spread them over it.
+    public let renewalPhase: Double
 
     /// Statuses kept; more gateways than this on one broker are not tracked.
     public static let maximumStatuses = 1024
 
-    public init(gateway: String, configuration: LeaseConfiguration = LeaseConfiguration()) {
+    public init(gateway: String, configuration: LeaseConfiguration = LeaseConfiguration(), renewalPhase: Double = 0) {
         self.gateway = gateway
         self.configuration = configuration
+        self.renewalPhase = renewalPhase.isFinite ? min(max(0, renewalPhase), 1) : 0
     }
 
     /// True while this gateway owns the device.
@@ -157,7 +164,7 @@ public struct DeviceLease: Sendable {
             state = .owning(OwningLease(until: s.until, renewAt: now))
             actions.append(.acquired)
             // At once: the retained record stops saying "claim" and holds the lease.
-            renew(at: now, into: &actions)
+            renew(at: now, into: &actions, acquiring: true)
         case .owning(let s) where now >= s.renewAt:
             renew(at: now, into: &actions)
         case .watching where canServe && mayTakeOver(at: now):
@@ -167,7 +174,7 @@ public struct DeviceLease: Sendable {
                 // Our own record (we restarted): nobody else holds it, so carry on.
                 state = .owning(OwningLease(until: r.until, renewAt: now))
                 actions.append(.acquired)
-                renew(at: now, into: &actions)
+                renew(at: now, into: &actions, acquiring: true)
             } else {
                 state = .claiming(ClaimingLease(until: until, settleAt: now + configuration.settle))
                 record = LeaseRecord(gateway: gateway, until: until, claim: true)
@@ -179,9 +186,13 @@ public struct DeviceLease: Sendable {
         return LeaseStep(actions: actions, nextDeadline: nextDeadline)
     }
 
-    private mutating func renew(at now: Double, into actions: inout [LeaseAction]) {
+    private mutating func renew(at now: Double, into actions: inout [LeaseAction], acquiring: Bool = false) {
         let until = now + configuration.duration
-        state = .owning(OwningLease(until: until, renewAt: now + configuration.renewEvery))
+        // The phase delays only the first renewal, and never past one renewal period
+        // before `until`, so a lost renewal is still harmless.
+        let late = acquiring ? min(configuration.renewEvery * renewalPhase,
+                                   max(0, configuration.duration - 2 * configuration.renewEvery)) : 0
+        state = .owning(OwningLease(until: until, renewAt: now + configuration.renewEvery + late))
         actions.append(.publish(LeaseRecord(gateway: gateway, until: until)))
     }
 
