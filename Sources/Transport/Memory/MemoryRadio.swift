@@ -45,12 +45,36 @@ public final class MemoryRadio: Sendable {
         var statusListeners: [Int: (owner: BluetoothAddress, continuation: AsyncStream<ManagerStatus>.Continuation)] = [:]
         var tap: (@Sendable (MemoryTapEvent) -> Void)?
         var nextConnection: UInt16 = 1
+        /// Repeats the advertising events while the radio lives (``init(advertisingInterval:)``).
+        var repeater: Task<Void, Never>?
     }
 
     let state = Mutex(State())
 
-    /// A powered radio with nobody on it.
+    /// A powered radio with nobody on it. Each advertisement reaches the scanners once:
+    /// when it starts, and when a scan starts (tests count reports exactly).
     public init() {}
+
+    /// A powered radio whose advertisers repeat their advertising events every
+    /// `advertisingInterval`, as real legacy advertising does: a scanner that missed a
+    /// report (its bounded stream was full, or it was not listening) hears it again.
+    /// Paused advertising (a peripheral at its maximum of centrals) is not repeated.
+    /// ``advertiseAgain()`` runs one event at a time instead, for tests with their own clock.
+    public init(advertisingInterval: Duration) {
+        let interval = max(advertisingInterval, .milliseconds(20))
+        let repeater = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                self.advertiseAgain()
+            }
+        }
+        state.withLock { $0.repeater = repeater }
+    }
+
+    deinit {
+        state.withLock { $0.repeater?.cancel() }
+    }
 
     /// Reports every link of this radio from now on to `tap`: connections, each ATT PDU
     /// and disconnections (``MemorySnoop`` records them as a btsnoop file). The tap runs
