@@ -121,8 +121,7 @@ extension Gateway {
     /// as its hex with the decoding error, never dropped.
     nonisolated static func render(_ decoder: CharacteristicValueDecoder, _ bytes: [UInt8], rssi: Int?, via: String,
                                    lostBefore: Int) -> String {
-        let ts = timestamp()
-        var extra: [DecodedValue.Field] = [DecodedValue.Field("ts", DecodedNumber(double: ts).map(FieldValue.number) ?? .null)]
+        var extra: [DecodedValue.Field] = [DecodedValue.Field("ts", timestampNumber(timestamp()))]
         if let rssi { extra.append(DecodedValue.Field("rssi", .number(DecodedNumber(Int64(rssi))))) }
         extra.append(DecodedValue.Field("via", .string(via)))
         if lostBefore > 0 { extra.append(DecodedValue.Field("lost_before", .number(DecodedNumber(Int64(lostBefore))))) }
@@ -133,6 +132,14 @@ extension Gateway {
             return DecodedValue(value: .string(hex), hex: hex, fields: [DecodedValue.Field("error", .string("\(error)"))])
                 .json(appending: extra)
         }
+    }
+
+    /// Seconds since 1970 to the microsecond, the clock's own resolution. Built from the
+    /// integer count, not from the double's shortest decimal: that parse, on every value
+    /// published, was 3.5 % of the gateway's CPU at 10,000 values a second.
+    nonisolated static func timestampNumber(_ seconds: Double) -> FieldValue {
+        guard seconds.isFinite, let micros = Int64(exactly: (seconds * 1e6).rounded()) else { return .null }
+        return .number(DecodedNumber(significand: micros, exponent: -6))
     }
 
     func noteError(_ name: String, _ text: String) {
