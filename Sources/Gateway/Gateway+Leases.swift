@@ -87,7 +87,10 @@ extension Gateway {
 
     func tickLeases() {
         let wall = Self.timestamp()
-        for name in leases.keys.sorted() {
+        // Only the leases due, in a stable order: with renewals spread over the period a
+        // tick finds a few dozen of a thousand.
+        let due = leases.compactMap { name, lease in lease.nextDeadline.map { $0 <= wall } == true ? name : nil }
+        for name in due.sorted() {
             guard var lease = leases[name], let due = lease.nextDeadline, due <= wall else { continue }
             let step = lease.tick(at: wall)
             leases[name] = lease

@@ -10,6 +10,9 @@ import BluetoothCore
 public struct IntervalLearner: Hashable, Sendable {
     /// Gaps kept, oldest first.
     private(set) var gaps: [Double] = []
+    /// The median of `gaps`, kept at each arrival: machines ask for it on every tick and
+    /// deadline walk, for every device, far more often than arrivals change it.
+    private var median: Double?
     private var next = 0
     /// The last arrival.
     public private(set) var last: MonotonicTime?
@@ -43,6 +46,9 @@ public struct IntervalLearner: Hashable, Sendable {
             gaps[next] = gap
             next = (next + 1) % capacity
         }
+        let sorted = gaps.sorted()
+        let mid = sorted.count / 2
+        median = sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
     }
 
     /// Number of gaps learned.
@@ -50,10 +56,7 @@ public struct IntervalLearner: Hashable, Sendable {
 
     /// The median gap, once at least `minimumSamples` were seen.
     public func interval(minimumSamples: Int = 1) -> Duration? {
-        guard !gaps.isEmpty, gaps.count >= minimumSamples else { return nil }
-        let sorted = gaps.sorted()
-        let mid = sorted.count / 2
-        let median = sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+        guard let median, gaps.count >= minimumSamples else { return nil }
         return TimeArithmetic.duration(median)
     }
 }

@@ -96,7 +96,9 @@ public struct AvailabilityTracker: Sendable {
     /// Time passed: advertisers whose timeout ran out go offline.
     public mutating func tick(at now: MonotonicTime) -> GatewayStep<AvailabilityAction> {
         var actions: [AvailabilityAction] = []
-        for id in devices.keys.sorted() {
+        // Only the devices whose timeout ran out, in a stable order (most ticks find none).
+        let due = devices.compactMap { id, d in offlineAt(d).map { now >= $0 } == true ? id : nil }
+        for id in due.sorted() {
             guard var d = devices[id], let at = offlineAt(d), now >= at else { continue }
             publish(id, &d, false, into: &actions)
             devices[id] = d

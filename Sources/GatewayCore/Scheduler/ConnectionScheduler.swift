@@ -333,19 +333,20 @@ public struct ConnectionScheduler: Sendable {
                 actions.append(.resetAdapter)
             }
         }
-        for id in devices.keys.sorted() {
-            guard var d = devices[id], case .connected(let s) = d.link else { continue }
-            let over: Bool
+        // Only the links past their time, in a stable order (`keep` links never are).
+        let over = devices.compactMap { id, d -> DeviceID? in
+            guard case .connected(let s) = d.link else { return nil }
             switch d.policy {
-            case .poll: over = now >= s.since + configuration.pollWorkTimeout
-            case .onDemand: over = now >= s.lastActivity + configuration.onDemandIdle
-            case .keep, .never: over = false
+            case .poll: return now >= s.since + configuration.pollWorkTimeout ? id : nil
+            case .onDemand: return now >= s.lastActivity + configuration.onDemandIdle ? id : nil
+            case .keep, .never: return nil
             }
-            if over {
-                d.link = .disconnecting(DisconnectingLink(handle: s.handle))
-                devices[id] = d
-                actions.append(.disconnect(handle: s.handle, device: id))
-            }
+        }
+        for id in over.sorted() {
+            guard var d = devices[id], case .connected(let s) = d.link else { continue }
+            d.link = .disconnecting(DisconnectingLink(handle: s.handle))
+            devices[id] = d
+            actions.append(.disconnect(handle: s.handle, device: id))
         }
         return finish(at: now, actions)
     }

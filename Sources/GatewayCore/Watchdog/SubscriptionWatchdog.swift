@@ -117,8 +117,12 @@ public struct SubscriptionWatchdog: Sendable {
     /// Time passed: subscriptions silent too long are re-subscribed, once per silence.
     public mutating func tick(at now: MonotonicTime) -> GatewayStep<WatchdogAction> {
         var actions: [WatchdogAction] = []
-        for id in devices.keys.sorted() {
-            guard var d = devices[id], d.connected else { continue }
+        // Only the devices with a silence due, in a stable order (most ticks find none).
+        let due = devices.compactMap { id, d in
+            d.connected && d.desired.values.contains { s in alarmAt(s).map { now >= $0 } ?? false } ? id : nil
+        }
+        for id in due.sorted() {
+            guard var d = devices[id] else { continue }
             for key in d.desired.keys.sorted() {
                 guard var s = d.desired[key], let at = alarmAt(s), now >= at else { continue }
                 s.alarmed = true
