@@ -25,18 +25,14 @@ struct GatewayBrokerRestartTests {
     /// subscriber on every device's topic still tells each value apart.
     static func address(_ index: Int) -> BluetoothAddress { BluetoothAddress(rawValue: 0xC0_00_00_00_00_A0 | UInt64(index)) }
 
-    static func config(port: Int) -> String {
+    static func config(on rig: GatewayTestRig) -> String {
         let devices = (0..<deviceCount).map { index in
             """
             {"name": "s\(index)", "address": "\(address(index))", "address_type": "random", "connect": "keep",
              "gatt": [{"characteristic": "\(sequence)", "notify": true, "topic": "seq", "decode": "u32le"}]}
             """
         }
-        return """
-        {"mqtt": {"url": "mqtt://127.0.0.1:\(port)", "client_id": "attune-restart", "base": "attune"},
-         "adapters": [{"transport": "memory", "max_connections": \(deviceCount)}],
-         "devices": [\(devices.joined(separator: ", "))]}
-        """
+        return rig.config(clientID: "attune-restart", adapters: [("memory", deviceCount)], devices: devices)
     }
 
     /// One peripheral and how many values it has sent to a subscribed central.
@@ -105,89 +101,86 @@ struct GatewayBrokerRestartTests {
     /// Runs the restart with the gateway's outbound queue bounded to `capacity`; returns
     /// (sent, delivered, dropped on the stats topic) after checking the accounting.
     func restart(capacity: Int, outage: Int) async throws -> (sent: Int, delivered: Int, dropped: Int) {
-        let broker = try MosquittoBroker.start(options: .init(persistence: true, extraLines: ["max_queued_messages 0"]))
-        defer { broker.stop() }
-        let subscriber = try MosquittoSubscriber(port: broker.port, topic: "attune/dev/+/seq", clientID: "restart-values")
-        #expect(await subscriber.waitSubscribed(timeout: .seconds(10)))
-        let radio = MemoryRadio()
-        let counters = try await Self.startPeripherals(on: radio)
-        let configuration = try GatewayConfiguration(yaml: Array(Self.config(port: broker.port).utf8))
-        var mqttConfiguration = try MQTTConfiguration(url: "mqtt://127.0.0.1:\(broker.port)", clientID: "attune-restart")
-        mqttConfiguration.will = Gateway.offlineWill(configuration)
-        mqttConfiguration.outboundCapacity = capacity
-        let mqtt = try MQTTClient(configuration: mqttConfiguration)
-        let gateway = Gateway(configuration: configuration, transports: ["memory": .memory(radio)], mqtt: mqtt)
-        await gateway.start()
-        let senders = counters.map { counter in Task { await counter.run(interval: .milliseconds(20)) } }
+        try await GatewayTestRig.run(broker: .init(persistence: true, extraLines: ["max_queued_messages 0"])) { rig in
+            let broker = rig.broker
+            let subscriber = try MosquittoSubscriber(port: broker.port, topic: "attune/dev/+/seq", clientID: "restart-values")
+            #expect(await subscriber.waitSubscribed(timeout: .seconds(10)))
+            let counters = try await Self.startPeripherals(on: rig.radio)
+            let configuration = try GatewayConfiguration(yaml: Array(Self.config(on: rig).utf8))
+            let mqtt = try rig.mqtt(for: configuration, will: true, outboundCapacity: capacity)
+            let gateway = try rig.gateway(configuration, mqtt: mqtt)
+            await gateway.start()
+            let senders = counters.map { counter in Task { await counter.run(interval: .milliseconds(20)) } }
 
-        // Values from every device flow before the broker goes.
-        let bases = counters.map { Int($0.base) }
-        let flowing = await subscriber.waitFor(timeout: .seconds(60)) { lines in
-            let seen = Self.values(lines.filter { $0.hasPrefix("MSG ") }.map { String($0.dropFirst(4)) })
-            return bases.allSatisfy { base in seen.contains { $0 >= base && $0 < base + 1_000_000 } }
-        }
-        try #require(flowing, "every device's values reach the subscriber before the restart")
+            // Values from every device flow before the broker goes.
+            let bases = counters.map { Int($0.base) }
+            let flowing = await subscriber.waitFor(timeout: .seconds(60)) { lines in
+                let seen = Self.values(lines.filter { $0.hasPrefix("MSG ") }.map { String($0.dropFirst(4)) })
+                return bases.allSatisfy { base in seen.contains { $0 >= base && $0 < base + 1_000_000 } }
+            }
+            try #require(flowing, "every device's values reach the subscriber before the restart")
 
-        broker.stop()
-        // The outage lasts until each device has sent `outage` more values (events, not a delay).
-        let atStop = counters.map(\.sent)
-        try await waitUntil(within: .seconds(60)) { zip(counters, atStop).allSatisfy { $0.sent >= $1 + outage } }
-        try broker.restart()
-        // Values sent once the gateway is back on the broker pass straight through.
-        try await waitUntil(within: .seconds(60)) { mqtt.statistics.connections >= 2 }
-        let atReconnect = counters.map(\.sent)
-        try await waitUntil(within: .seconds(60)) { zip(counters, atReconnect).allSatisfy { $0.sent >= $1 + 20 } }
-        for sender in senders { sender.cancel() }
-        for sender in senders { await sender.value }
-        let sent = counters.map(\.sent)
-        let expected = Set(zip(bases, sent).flatMap { base, count in (0..<count).map { base + $0 } })
+            broker.stop()
+            // The outage lasts until each device has sent `outage` more values (events, not a delay).
+            let atStop = counters.map(\.sent)
+            try await waitUntil(within: .seconds(60)) { zip(counters, atStop).allSatisfy { $0.sent >= $1 + outage } }
+            try broker.restart()
+            // Values sent once the gateway is back on the broker pass straight through.
+            try await waitUntil(within: .seconds(60)) { mqtt.statistics.connections >= 2 }
+            let atReconnect = counters.map(\.sent)
+            try await waitUntil(within: .seconds(60)) { zip(counters, atReconnect).allSatisfy { $0.sent >= $1 + 20 } }
+            for sender in senders { sender.cancel() }
+            for sender in senders { await sender.value }
+            let sent = counters.map(\.sent)
+            let expected = Set(zip(bases, sent).flatMap { base, count in (0..<count).map { base + $0 } })
 
-        // Everything the gateway still holds goes out; the subscriber gets what the broker kept.
-        try await waitUntil(within: .seconds(60)) {
-            let s = mqtt.statistics
-            return s.queued == 0 && s.inFlight == 0
-        }
-        let droppedByClient = mqtt.statistics.droppedMessages
-        _ = await subscriber.waitFor(timeout: .seconds(30)) { lines in
-            let seen = Set(Self.values(lines.filter { $0.hasPrefix("MSG ") }.map { String($0.dropFirst(4)) }))
-            return seen.intersection(expected).count + droppedByClient >= expected.count
-        }
-        let delivered = Set(Self.values(subscriber.payloads))
-        #expect(delivered.isSubset(of: expected), "only values the peripherals sent: \(delivered.subtracting(expected).sorted().prefix(10))")
+            // Everything the gateway still holds goes out; the subscriber gets what the broker kept.
+            try await waitUntil(within: .seconds(60)) {
+                let s = mqtt.statistics
+                return s.queued == 0 && s.inFlight == 0
+            }
+            let droppedByClient = mqtt.statistics.droppedMessages
+            _ = await subscriber.waitFor(timeout: .seconds(30)) { lines in
+                let seen = Set(Self.values(lines.filter { $0.hasPrefix("MSG ") }.map { String($0.dropFirst(4)) }))
+                return seen.intersection(expected).count + droppedByClient >= expected.count
+            }
+            let delivered = Set(Self.values(subscriber.payloads))
+            #expect(delivered.isSubset(of: expected), "only values the peripherals sent: \(delivered.subtracting(expected).sorted().prefix(10))")
 
-        // The stats topic's count, from a message published after the queue drained (a live
-        // one, not the retained copy from before this subscription): later than any drop.
-        // (Its mqtt_queued may say 1: the adapters message it follows is in the queue then.)
-        let stats = try BrokerRecorder(port: broker.port, filter: "attune/gateway/attune-restart/stats", id: "restart-stats")
-        let fresh = await stats.first(within: .seconds(10)) { !$0.retain }
-        let text = try #require(fresh?.text, "a stats message after the queue drained: \(stats.messages.map { "\($0.retain) \($0.text ?? "")" }) \(mqtt.statistics)")
-        let dropped = try #require(Self.number("mqtt_dropped", in: text), "\(text)")
-        #expect(dropped == droppedByClient, "the stats topic says what the client counted: \(text)")
-        let missing = expected.subtracting(delivered)
-        // Every value not delivered is among those counted (the count also holds housekeeping
-        // messages dropped in the outage: adapters, stats, state), so missing ≤ dropped.
-        #expect(missing.count <= dropped, "\(missing.count) values lost but \(dropped) counted: \(missing.sorted().prefix(20))")
-        #expect(delivered.count + dropped >= expected.count)
-        // The queue drops the oldest first: per device, what is missing is a run of
-        // consecutive values from the outage, and everything after it arrived. The one
-        // exception is what was in flight when the link dropped: QoS 1 messages stay until
-        // their PUBACK and are sent again, so that batch may arrive from inside the run,
-        // splitting it in two, never more.
-        for (base, count) in zip(bases, sent) {
-            let gone = missing.filter { $0 >= base && $0 < base + 1_000_000 }.sorted()
-            let runs = zip(gone, gone.dropFirst()).filter { $1 != $0 + 1 }.count + (gone.isEmpty ? 0 : 1)
-            #expect(runs <= 2, "device \(base / 1_000_000): missing values are one run, or two around the in-flight batch: \(gone)")
-            let sinceReconnect = Set((atReconnect[(base / 1_000_000)]..<count).map { base + $0 })
-            #expect(sinceReconnect.isSubset(of: delivered), "values sent after the reconnect all arrived")
+            // The stats topic's count, from a message published after the queue drained (a live
+            // one, not the retained copy from before this subscription): later than any drop.
+            // (Its mqtt_queued may say 1: the adapters message it follows is in the queue then.)
+            let stats = try rig.recorder("attune/gateway/attune-restart/stats", id: "restart-stats")
+            let fresh = await stats.first(within: .seconds(10)) { !$0.retain }
+            let text = try #require(fresh?.text, "a stats message after the queue drained: \(stats.messages.map { "\($0.retain) \($0.text ?? "")" }) \(mqtt.statistics)")
+            let dropped = try #require(Self.number("mqtt_dropped", in: text), "\(text)")
+            #expect(dropped == droppedByClient, "the stats topic says what the client counted: \(text)")
+            let missing = expected.subtracting(delivered)
+            // Every value not delivered is among those counted (the count also holds housekeeping
+            // messages dropped in the outage: adapters, stats, state), so missing ≤ dropped.
+            #expect(missing.count <= dropped, "\(missing.count) values lost but \(dropped) counted: \(missing.sorted().prefix(20))")
+            #expect(delivered.count + dropped >= expected.count)
+            // The queue drops the oldest first: per device, what is missing is a run of
+            // consecutive values from the outage, and everything after it arrived. The one
+            // exception is what was in flight when the link dropped: QoS 1 messages stay until
+            // their PUBACK and are sent again, so that batch may arrive from inside the run,
+            // splitting it in two, never more.
+            for (base, count) in zip(bases, sent) {
+                let gone = missing.filter { $0 >= base && $0 < base + 1_000_000 }.sorted()
+                let runs = zip(gone, gone.dropFirst()).filter { $1 != $0 + 1 }.count + (gone.isEmpty ? 0 : 1)
+                #expect(runs <= 2, "device \(base / 1_000_000): missing values are one run, or two around the in-flight batch: \(gone)")
+                let sinceReconnect = Set((atReconnect[(base / 1_000_000)]..<count).map { base + $0 })
+                #expect(sinceReconnect.isSubset(of: delivered), "values sent after the reconnect all arrived")
+            }
+            // A notification the stream lost before MQTT would be an uncounted loss here.
+            for payload in subscriber.payloads where payload.contains("lost_before") {
+                Issue.record("a notification was lost before MQTT: \(payload)")
+            }
+            print("broker restart, outbound capacity \(capacity): sent \(expected.count), delivered \(delivered.count), dropped (stats) \(dropped), missing \(missing.count)")
+            await rig.close(stats)
+            await gateway.stop()
+            return (expected.count, delivered.count, dropped)
         }
-        // A notification the stream lost before MQTT would be an uncounted loss here.
-        for payload in subscriber.payloads where payload.contains("lost_before") {
-            Issue.record("a notification was lost before MQTT: \(payload)")
-        }
-        print("broker restart, outbound capacity \(capacity): sent \(expected.count), delivered \(delivered.count), dropped (stats) \(dropped), missing \(missing.count)")
-        await stats.client.close()
-        await gateway.stop()
-        return (expected.count, delivered.count, dropped)
     }
 
     @Test("large outbound queue: every value notified across the broker restart is delivered, none dropped",
@@ -208,14 +201,3 @@ struct GatewayBrokerRestartTests {
         #expect(result.delivered < result.sent)
     }
 }
-
-/// Waits until `condition` holds, checking it every 10 ms, or fails after `timeout`.
-func waitUntil(within timeout: Duration, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw WaitTimedOut() }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}
-
-struct WaitTimedOut: Error {}

@@ -24,46 +24,39 @@ struct GatewayCacheTests {
     @Test("a restarted gateway validates the stored GATT cache by the Database Hash, with no service discovery",
           .timeLimit(.minutes(3)))
     func restartUsesTheStoredCache() async throws {
-        let broker = try MosquittoBroker.start()
-        defer { broker.stop() }
-        let radio = MemoryRadio()
-        let requests = RequestCounter()
-        radio.setTap { requests.record($0) }
-        let demo = try await DemoPeripheral.start(on: .memory(radio))
-        let updates = Task { await demo.sendUpdates(interval: .milliseconds(100)) }
-        defer { updates.cancel() }
-        let configuration = try GatewayConfiguration(yaml: Array(GatewayMemoryTests.config(port: broker.port).utf8))
-        let observer = try BrokerRecorder(port: broker.port, filter: "attune/dev/demo/heart_rate")
-        let store = InMemoryStore()
+        try await GatewayTestRig.run { rig in
+            let requests = RequestCounter()
+            rig.radio.setTap { requests.record($0) }
+            _ = try await rig.demo()
+            let configuration = try GatewayConfiguration(yaml: Array(GatewayMemoryTests.config(on: rig).utf8))
+            let observer = try rig.recorder("attune/dev/demo/heart_rate")
+            let store = InMemoryStore()
 
-        var firstRun: [UInt8: Int] = [:]
-        for run in 1...2 {
-            let mqtt = try MQTTClient(configuration: try MQTTConfiguration(url: "mqtt://127.0.0.1:\(broker.port)",
-                                                                           clientID: "attune-test"))
-            let gateway = Gateway(configuration: configuration, transports: ["memory": .memory(radio)], mqtt: mqtt, store: store)
-            await gateway.start()
-            // This run's own link is set up once its CCCD write (0x12 Write Request) crossed
-            // the radio: a value published late by the run before cannot stand in for it.
-            let deadline = ContinuousClock.now + .seconds(60)
-            while requests.count(0x12) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(requests.count(0x12) > 0, "run \(run): the gateway subscribed on its link")
-            let before = observer.messages.count
-            let value = await observer.first(after: before, within: .seconds(30)) { _ in true }
-            #expect(value != nil, "run \(run): values flow")
-            await gateway.stop()
-            let seen = requests.take()
-            if run == 1 {
-                firstRun = seen
-                // 0x10 Read By Group Type Request: primary service discovery.
-                #expect(seen[0x10, default: 0] > 0, "the first run discovers: \(seen)")
-            } else {
-                #expect(seen[0x10, default: 0] == 0, "the second run discovers no services: \(seen) (first: \(firstRun))")
-                // 0x08 Read By Type Request: the Database Hash read that validates the cache.
-                #expect(seen[0x08, default: 0] >= 1, "the hash is read: \(seen)")
-                #expect(seen.values.reduce(0, +) < firstRun.values.reduce(0, +), "fewer requests than the first run")
+            var firstRun: [UInt8: Int] = [:]
+            for run in 1...2 {
+                let gateway = try rig.gateway(configuration, store: store)
+                await gateway.start()
+                // This run's own link is set up once its CCCD write (0x12 Write Request) crossed
+                // the radio: a value published late by the run before cannot stand in for it.
+                try? await waitUntil(within: .seconds(60)) { requests.count(0x12) > 0 }
+                #expect(requests.count(0x12) > 0, "run \(run): the gateway subscribed on its link")
+                let before = observer.messages.count
+                let value = await observer.first(after: before, within: .seconds(30)) { _ in true }
+                #expect(value != nil, "run \(run): values flow")
+                await gateway.stop()
+                let seen = requests.take()
+                if run == 1 {
+                    firstRun = seen
+                    // 0x10 Read By Group Type Request: primary service discovery.
+                    #expect(seen[0x10, default: 0] > 0, "the first run discovers: \(seen)")
+                } else {
+                    #expect(seen[0x10, default: 0] == 0, "the second run discovers no services: \(seen) (first: \(firstRun))")
+                    // 0x08 Read By Type Request: the Database Hash read that validates the cache.
+                    #expect(seen[0x08, default: 0] >= 1, "the hash is read: \(seen)")
+                    #expect(seen.values.reduce(0, +) < firstRun.values.reduce(0, +), "fewer requests than the first run")
+                }
             }
+            rig.radio.setTap(nil)
         }
-        radio.setTap(nil)
-        await observer.client.close()
     }
 }

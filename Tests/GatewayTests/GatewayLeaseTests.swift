@@ -11,23 +11,9 @@ import Testing
 /// over within 10 s.
 @Suite(.serialized)
 struct GatewayLeaseTests {
-    static func config(port: Int, id: String) -> String {
-        """
-        {"mqtt": {"url": "mqtt://127.0.0.1:\(port)", "client_id": "\(id)", "base": "attune"},
-         "adapters": [{"transport": "memory", "max_connections": 2}],
-         "devices": [
-           {"name": "demo", "address": "C0:00:00:00:00:01", "address_type": "random", "connect": "keep",
-            "gatt": [{"characteristic": "2a37", "notify": true, "topic": "heart_rate", "decode": "heart_rate_measurement"}]}
-         ]}
-        """
-    }
-
-    static func gateway(_ id: String, port: Int, radio: MemoryRadio) throws -> Gateway {
-        let configuration = try GatewayConfiguration(yaml: Array(config(port: port, id: id).utf8))
-        var mqtt = try MQTTConfiguration(url: "mqtt://127.0.0.1:\(port)", clientID: id)
-        mqtt.will = Gateway.offlineWill(configuration)
-        return Gateway(configuration: configuration, transports: ["memory": .memory(radio)],
-                       mqtt: try MQTTClient(configuration: mqtt))
+    /// Gateway `id` on the rig's broker and radio, with its offline will.
+    static func gateway(_ id: String, on rig: GatewayTestRig) throws -> Gateway {
+        try rig.gateway(rig.config(clientID: id, devices: [GatewayTestRig.heartRateDevice("demo")]), will: true)
     }
 
     static func via(_ message: MQTTMessage) -> String? {
@@ -38,85 +24,77 @@ struct GatewayLeaseTests {
     @Test("one owner of a device among two gateways; the owner dies without DISCONNECT and the other takes over within 10 s",
           .timeLimit(.minutes(2)))
     func ownerDiesAndTheOtherTakesOver() async throws {
-        let broker = try MosquittoBroker.start()
-        defer { broker.stop() }
-        let radio = MemoryRadio()
-        let demo = try await DemoPeripheral.start(on: .memory(radio))
-        let updates = Task { await demo.sendUpdates(interval: .milliseconds(100)) }
-        defer { updates.cancel() }
-        let observer = try BrokerRecorder(port: broker.port, filter: "attune/#", id: "lease-observer")
-        let gateways = ["a": try Self.gateway("a", port: broker.port, radio: radio),
-                        "b": try Self.gateway("b", port: broker.port, radio: radio)]
-        await gateways["a"]?.start()
-        await gateways["b"]?.start()
+        try await GatewayTestRig.run { rig in
+            _ = try await rig.demo()
+            let observer = try rig.recorder("attune/#", id: "lease-observer")
+            let gateways = ["a": try Self.gateway("a", on: rig), "b": try Self.gateway("b", on: rig)]
+            await gateways["a"]?.start()
+            await gateways["b"]?.start()
 
-        let first = try #require(await observer.first { $0.topic == "attune/dev/demo/heart_rate" })
-        let ownerID = try #require(Self.via(first))
-        let otherID = ownerID == "a" ? "b" : "a"
-        let owner = try #require(gateways[ownerID]), other = try #require(gateways[otherID])
-        // The retained record names the owner; a later subscriber finds it.
-        let late = try BrokerRecorder(port: broker.port, filter: "attune/dev/demo/owner", id: "lease-late")
-        let record = await late.first { !$0.payload.isEmpty }
-        #expect(record?.text?.hasPrefix("{\"gateway\":\"\(ownerID)\",") == true, "\(record?.text ?? "none")")
-        await late.client.close()
-        // Values for a while: every one comes through the owner.
-        let settled = observer.messages.count
-        _ = await observer.first(after: settled, within: .seconds(2)) { _ in false }
-        let values = observer.messages.dropFirst(settled).filter { $0.topic == "attune/dev/demo/heart_rate" }
-        #expect(values.count >= 5, "values flow: \(values.count)")
-        #expect(values.allSatisfy { Self.via($0) == ownerID }, "only the owner connects: \(values.compactMap(Self.via))")
-        // The explain topic is the device's: the owner's state, with its lease standing.
-        let standing = observer.messages.last { $0.topic == "attune/dev/demo/explain" }?.text ?? ""
-        #expect(standing.contains("\"lease\": \"mine\", \"owner\": \"\(ownerID)\""), "\(standing)")
+            let firstMessage = await observer.first { $0.topic == "attune/dev/demo/heart_rate" }
+            let first = try #require(firstMessage)
+            let ownerID = try #require(Self.via(first))
+            let otherID = ownerID == "a" ? "b" : "a"
+            let owner = try #require(gateways[ownerID]), other = try #require(gateways[otherID])
+            // The retained record names the owner; a later subscriber finds it.
+            let late = try rig.recorder("attune/dev/demo/owner", id: "lease-late")
+            let record = await late.first { !$0.payload.isEmpty }
+            #expect(record?.text?.hasPrefix("{\"gateway\":\"\(ownerID)\",") == true, "\(record?.text ?? "none")")
+            await rig.close(late)
+            // Values for a while: every one comes through the owner.
+            let settled = observer.messages.count
+            _ = await observer.first(after: settled, within: .seconds(2)) { _ in false }
+            let values = observer.messages.dropFirst(settled).filter { $0.topic == "attune/dev/demo/heart_rate" }
+            #expect(values.count >= 5, "values flow: \(values.count)")
+            #expect(values.allSatisfy { Self.via($0) == ownerID }, "only the owner connects: \(values.compactMap(Self.via))")
+            // The explain topic is the device's: the owner's state, with its lease standing.
+            let standing = observer.messages.last { $0.topic == "attune/dev/demo/explain" }?.text ?? ""
+            #expect(standing.contains("\"lease\": \"mine\", \"owner\": \"\(ownerID)\""), "\(standing)")
 
-        // The owner dies: its broker link closes without DISCONNECT (the broker sends its
-        // will) and its central's links end, as a crashed process's would.
-        let died = observer.messages.count
-        let start = ContinuousClock.now
-        await owner.abandon()
-        let will = await observer.first(after: died) { $0.topic == "attune/gateway/\(ownerID)/status" && $0.text == "offline" }
-        #expect(will != nil, "the broker published the will")
-        let takenOver = await observer.first(after: died, within: .seconds(15)) { message in
-            message.topic == "attune/dev/demo/heart_rate" && Self.via(message) == otherID
+            // The owner dies: its broker link closes without DISCONNECT (the broker sends its
+            // will) and its central's links end, as a crashed process's would.
+            let died = observer.messages.count
+            let start = ContinuousClock.now
+            await owner.abandon()
+            let will = await observer.first(after: died) { $0.topic == "attune/gateway/\(ownerID)/status" && $0.text == "offline" }
+            #expect(will != nil, "the broker published the will")
+            let takenOver = await observer.first(after: died, within: .seconds(15)) { message in
+                message.topic == "attune/dev/demo/heart_rate" && Self.via(message) == otherID
+            }
+            let elapsed = ContinuousClock.now - start
+            print("lease takeover: \(elapsed) from the owner's death to the first value through \(otherID)")
+            #expect(takenOver != nil, "the other gateway's values flow")
+            #expect(elapsed < .seconds(10), "takeover within 10 s: \(elapsed)")
+            let claimed = await observer.first(after: died) { $0.topic == "attune/dev/demo/owner" && ($0.text ?? "").contains("\"\(otherID)\"") }
+            #expect(claimed != nil, "the owner record names the new owner")
+
+            await other.stop()
         }
-        let elapsed = ContinuousClock.now - start
-        print("lease takeover: \(elapsed) from the owner's death to the first value through \(otherID)")
-        #expect(takenOver != nil, "the other gateway's values flow")
-        #expect(elapsed < .seconds(10), "takeover within 10 s: \(elapsed)")
-        let claimed = await observer.first(after: died) { $0.topic == "attune/dev/demo/owner" && ($0.text ?? "").contains("\"\(otherID)\"") }
-        #expect(claimed != nil, "the owner record names the new owner")
-
-        await other.stop()
-        await observer.client.close()
     }
 
     @Test("a gateway with a lower id that starts later leaves the device with its owner", .timeLimit(.minutes(2)))
     func aLaterGatewayLeavesTheOwnerAlone() async throws {
-        let broker = try MosquittoBroker.start()
-        defer { broker.stop() }
-        let radio = MemoryRadio()
-        let demo = try await DemoPeripheral.start(on: .memory(radio))
-        let updates = Task { await demo.sendUpdates(interval: .milliseconds(100)) }
-        defer { updates.cancel() }
-        let observer = try BrokerRecorder(port: broker.port, filter: "attune/#", id: "lease-incumbent-observer")
-        let b = try Self.gateway("b", port: broker.port, radio: radio)
-        await b.start()
-        let owned = await observer.first { $0.topic == "attune/dev/demo/heart_rate" && Self.via($0) == "b" }
-        try #require(owned != nil, "b owns the device")
-        let a = try Self.gateway("a", port: broker.port, radio: radio)
-        let joined = observer.messages.count
-        await a.start()
-        _ = await observer.first(after: joined) { $0.topic == "attune/gateway/a/status" && $0.text == "online" }
-        // Longer than a claim's settle time and a renewal: time enough to take it, were it taken.
-        _ = await observer.first(after: joined, within: .seconds(4)) { _ in false }
-        let after = observer.messages.dropFirst(joined)
-        let values = after.filter { $0.topic == "attune/dev/demo/heart_rate" }
-        #expect(values.count >= 10 && values.allSatisfy { Self.via($0) == "b" }, "b keeps it: \(values.compactMap(Self.via))")
-        let records = after.filter { $0.topic == "attune/dev/demo/owner" && !$0.payload.isEmpty }.compactMap(\.text)
-        #expect(records.last?.hasPrefix("{\"gateway\":\"b\",") == true, "\(records)")
-        #expect(!after.contains { $0.topic == "attune/dev/demo/availability" && $0.text == "offline" }, "the link never dropped")
-        await a.stop()
-        await b.stop()
-        await observer.client.close()
+        try await GatewayTestRig.run { rig in
+            _ = try await rig.demo()
+            let observer = try rig.recorder("attune/#", id: "lease-incumbent-observer")
+            let b = try Self.gateway("b", on: rig)
+            await b.start()
+            let owned = await observer.first { $0.topic == "attune/dev/demo/heart_rate" && Self.via($0) == "b" }
+            try #require(owned != nil, "b owns the device")
+            let a = try Self.gateway("a", on: rig)
+            let joined = observer.messages.count
+            await a.start()
+            _ = await observer.first(after: joined) { $0.topic == "attune/gateway/a/status" && $0.text == "online" }
+            // Longer than a claim's settle time and a renewal: time enough to take it, were it taken.
+            _ = await observer.first(after: joined, within: .seconds(4)) { _ in false }
+            let after = observer.messages.dropFirst(joined)
+            let values = after.filter { $0.topic == "attune/dev/demo/heart_rate" }
+            #expect(values.count >= 10 && values.allSatisfy { Self.via($0) == "b" }, "b keeps it: \(values.compactMap(Self.via))")
+            let records = after.filter { $0.topic == "attune/dev/demo/owner" && !$0.payload.isEmpty }.compactMap(\.text)
+            #expect(records.last?.hasPrefix("{\"gateway\":\"b\",") == true, "\(records)")
+            #expect(!after.contains { $0.topic == "attune/dev/demo/availability" && $0.text == "offline" }, "the link never dropped")
+            await a.stop()
+            await b.stop()
+        }
     }
 }

@@ -35,75 +35,64 @@ struct GatewayPoolScaleTests {
 
     static func address(_ index: Int) -> BluetoothAddress { BluetoothAddress(rawValue: 0xC1_00_00_00_00_00 | UInt64(index + 1)) }
 
-    static func config(port: Int) -> String {
-        let adapterList = (0..<adapters).map { "{\"transport\": \"m\($0)\", \"max_connections\": \(slots)}" }
+    static func config(on rig: GatewayTestRig) -> String {
         let deviceList = (0..<devices).map { index in
             "{\"name\": \"d\(index)\", \"address\": \"\(address(index))\", \"address_type\": \"random\", \"connect\": \"keep\", "
                 + "\"gatt\": [{\"characteristic\": \"2a37\", \"notify\": true, \"topic\": \"value\", \"decode\": \"hex\"}]}"
         }
-        return """
-        {"mqtt": {"url": "mqtt://127.0.0.1:\(port)", "client_id": "attune-scale", "base": "attune"},
-         "adapters": [\(adapterList.joined(separator: ", "))],
-         "devices": [\(deviceList.joined(separator: ", "))]}
-        """
+        return rig.config(clientID: "attune-scale", adapters: (0..<adapters).map { ("m\($0)", slots) }, devices: deviceList)
     }
 
     @Test("200 keep devices over 8 thirty-slot adapters: each device has one link on the radio, no adapter over its slots",
           .timeLimit(.minutes(3)))
     func oneLinkPerDevice() async throws {
-        let broker = try MosquittoBroker.start()
-        defer { broker.stop() }
-        let radio = MemoryRadio()
-        let links = LinkCounter()
-        radio.setTap { links.record($0) }
-        var managers: [PeripheralManager] = []
-        for index in 0..<Self.devices {
-            radio.assignNextAddress(Self.address(index))
-            let manager = try PeripheralManager(transport: .memory(radio), name: "d\(index)")
-            _ = try await manager.add(ServiceDefinition(BluetoothUUID(0x180D), characteristics: [
-                CharacteristicDefinition(BluetoothUUID(0x2A37), properties: [.notify]),
-            ]))
-            try await manager.startAdvertising(localName: "d\(index)", serviceUUIDs: [BluetoothUUID(0x180D)])
-            managers.append(manager)
-        }
-        let configuration = try GatewayConfiguration(yaml: Array(Self.config(port: broker.port).utf8))
-        let observer = try BrokerRecorder(port: broker.port, filter: "attune/#", id: "scale-observer")
-        var transports: [String: BluetoothTransport] = [:]
-        for adapter in 0..<Self.adapters { transports["m\(adapter)"] = .memory(radio) }
-        let gateway = Gateway(configuration: configuration, transports: transports,
-                              mqtt: try MQTTClient(configuration: try MQTTConfiguration(url: "mqtt://127.0.0.1:\(broker.port)",
-                                                                                        clientID: "attune-scale")))
-        await gateway.start()
-        // Every device subscribed on its peripheral.
-        var subscribed = 0
-        let deadline = ContinuousClock.now + .seconds(90)
-        var lastAdvertised = ContinuousClock.now
-        while ContinuousClock.now < deadline {
-            subscribed = 0
-            for manager in managers where !(await manager.connectedCentrals.isEmpty) { subscribed += 1 }
-            if subscribed == Self.devices { break }
-            // Real advertisers repeat; these advertise once when started, and many at once
-            // overflow each scan's 1024-report stream. Unconnected ones advertise again.
-            if ContinuousClock.now - lastAdvertised >= .seconds(2) {
-                lastAdvertised = ContinuousClock.now
-                for (index, manager) in managers.enumerated() where await manager.connectedCentrals.isEmpty {
-                    await manager.stopAdvertising()
-                    try await manager.startAdvertising(localName: "d\(index)", serviceUUIDs: [BluetoothUUID(0x180D)])
-                }
+        try await GatewayTestRig.run { rig in
+            let radio = rig.radio
+            let links = LinkCounter()
+            radio.setTap { links.record($0) }
+            var managers: [PeripheralManager] = []
+            for index in 0..<Self.devices {
+                radio.assignNextAddress(Self.address(index))
+                let manager = try PeripheralManager(transport: .memory(radio), name: "d\(index)")
+                _ = try await manager.add(ServiceDefinition(BluetoothUUID(0x180D), characteristics: [
+                    CharacteristicDefinition(BluetoothUUID(0x2A37), properties: [.notify]),
+                ]))
+                try await manager.startAdvertising(localName: "d\(index)", serviceUUIDs: [BluetoothUUID(0x180D)])
+                managers.append(manager)
             }
-            try await Task.sleep(for: .milliseconds(50))
+            let observer = try rig.recorder("attune/#", id: "scale-observer")
+            let gateway = try rig.gateway(Self.config(on: rig), adapters: (0..<Self.adapters).map { "m\($0)" })
+            await gateway.start()
+            // Every device subscribed on its peripheral.
+            var subscribed = 0
+            let deadline = ContinuousClock.now + .seconds(90)
+            var lastAdvertised = ContinuousClock.now
+            while ContinuousClock.now < deadline {
+                subscribed = 0
+                for manager in managers where !(await manager.connectedCentrals.isEmpty) { subscribed += 1 }
+                if subscribed == Self.devices { break }
+                // Real advertisers repeat; these advertise once when started, and many at once
+                // overflow each scan's 1024-report stream. Unconnected ones advertise again.
+                if ContinuousClock.now - lastAdvertised >= .seconds(2) {
+                    lastAdvertised = ContinuousClock.now
+                    for (index, manager) in managers.enumerated() where await manager.connectedCentrals.isEmpty {
+                        await manager.stopAdvertising()
+                        try await manager.startAdvertising(localName: "d\(index)", serviceUUIDs: [BluetoothUUID(0x180D)])
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(subscribed == Self.devices, "every device has a central")
+            // Let any second connect that was on its way land before counting.
+            let settled = observer.messages.count
+            _ = await observer.first(after: settled, within: .seconds(2)) { $0.topic == "never" }
+            let live = links.live
+            #expect(live.count == Self.devices && live.values.allSatisfy { $0 == 1 },
+                    "one link per device on the radio: \(live.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key): \($0.value)" })")
+            let adaptersText = observer.messages.last { $0.topic == "attune/gateway/attune-scale/adapters" }?.text ?? ""
+            #expect(!adaptersText.contains("\"slots_free\": -"), "\(adaptersText)")
+            await gateway.stop()
+            radio.setTap(nil)
         }
-        #expect(subscribed == Self.devices, "every device has a central")
-        // Let any second connect that was on its way land before counting.
-        let settled = observer.messages.count
-        _ = await observer.first(after: settled, within: .seconds(2)) { $0.topic == "never" }
-        let live = links.live
-        #expect(live.count == Self.devices && live.values.allSatisfy { $0 == 1 },
-                "one link per device on the radio: \(live.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key): \($0.value)" })")
-        let adaptersText = observer.messages.last { $0.topic == "attune/gateway/attune-scale/adapters" }?.text ?? ""
-        #expect(!adaptersText.contains("\"slots_free\": -"), "\(adaptersText)")
-        await gateway.stop()
-        radio.setTap(nil)
-        await observer.client.close()
     }
 }
