@@ -13,22 +13,24 @@ import Testing
 /// holds only what it checks.
 final class GatewayTestRig: Sendable {
     let broker: MosquittoBroker
-    let radio = MemoryRadio()
+    let radio: MemoryRadio
     private let owned = Mutex<(recorders: [BrokerRecorder], updates: [Task<Void, Never>])>(([], []))
 
-    private init(broker: MosquittoBroker.Options) throws {
+    private init(broker: MosquittoBroker.Options, advertisingInterval: Duration?) throws {
+        radio = advertisingInterval.map { MemoryRadio(advertisingInterval: $0) } ?? MemoryRadio()
         self.broker = try MosquittoBroker.start(options: broker)
     }
 
     /// Runs `body` on a fresh rig, then cancels its demo updates, closes its recorders and
-    /// stops the broker.
+    /// stops the broker. `advertisingInterval` makes the radio's advertisers repeat, as real
+    /// ones do (``MemoryRadio/init(advertisingInterval:)``); nil advertises once.
     ///
     /// In `body`, await a message before `#require`-ing it (`let m = await …; try #require(m)`):
     /// Swift 6.3.1 can give a closure written inside `#require` within this closure the same
     /// symbol as a later closure, and fails the build with "function type mismatch".
-    static func run<Value>(broker options: MosquittoBroker.Options = .init(),
+    static func run<Value>(broker options: MosquittoBroker.Options = .init(), advertisingInterval: Duration? = nil,
                            _ body: (GatewayTestRig) async throws -> Value) async throws -> Value {
-        let rig = try GatewayTestRig(broker: options)
+        let rig = try GatewayTestRig(broker: options, advertisingInterval: advertisingInterval)
         do {
             let result = try await body(rig)
             await rig.tearDown()
