@@ -17,12 +17,14 @@ import Testing
         }
     }
 
-    @Test("the QoS 1 window is libmosquitto's send maximum (never its default 20 for a large queue, never past 128); receive maximum 1...65535")
+    @Test("the QoS 1 window is libmosquitto's send maximum (never its default 20 for a large queue, never past 512); receive maximum 1...65535")
     func windows() throws {
         var configuration = try MQTTConfiguration(url: "mqtt://127.0.0.1", clientID: "a")
-        #expect(MQTTClient.window(configuration) == 128, "10,000 queued: 128 in flight")
+        #expect(MQTTClient.window(configuration) == 512, "10,000 queued: 512 in flight")
         configuration.outboundCapacity = 10
         #expect(MQTTClient.window(configuration) == 2)
+        configuration.outboundCapacity = 1_000
+        #expect(MQTTClient.window(configuration) == 250, "a quarter of the bound below 2,048")
         configuration.outboundCapacity = 0
         #expect(MQTTClient.window(configuration) == 1)
         for bad in [0, -1, 65_536] {
