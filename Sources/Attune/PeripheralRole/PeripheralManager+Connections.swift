@@ -154,17 +154,18 @@ extension PeripheralManager {
         indicating.removeAll(keepingCapacity: true)
         defer { spareTargets = (notifying, indicating) }
         for (id, entry) in connected where centrals?.contains(where: { $0.connection == id }) ?? true {
+            // A link that ended is removed by its own task, which may not have run yet:
+            // nothing sent on it arrives, so it neither receives nor holds the others up.
+            if entry.link.hasEnded { continue }
             let configuration = inServer { $0.clientConfiguration(of: id, characteristic: handle) }
-            let notifies = configuration.contains(.notification)
-            guard notifies || configuration.contains(.indication) else { continue }
-            if !entry.link.canSend {
-                // A link that ended is removed by its own task, which may not have run
-                // yet: nothing sent on it arrives, so it neither receives nor holds the
-                // others up. (Asked only here: an open link with room is not ended.)
-                if entry.link.hasEnded { continue }
-                return false
+            if configuration.contains(.notification) {
+                notifying.append(id)
+            } else if configuration.contains(.indication) {
+                indicating.append(id)
+            } else {
+                continue
             }
-            if notifies { notifying.append(id) } else { indicating.append(id) }
+            guard entry.link.canSend else { return false }
         }
         try? server.setValue(value, for: handle)
         var out = makeOutput()
