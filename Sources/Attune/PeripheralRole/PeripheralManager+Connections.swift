@@ -154,9 +154,6 @@ extension PeripheralManager {
         indicating.removeAll(keepingCapacity: true)
         defer { spareTargets = (notifying, indicating) }
         for (id, entry) in connected where centrals?.contains(where: { $0.connection == id }) ?? true {
-            // A link that ended is removed by its own task, which may not have run yet:
-            // nothing sent on it arrives, so it neither receives nor holds the others up.
-            if entry.link.hasEnded { continue }
             let configuration = inServer { $0.clientConfiguration(of: id, characteristic: handle) }
             if configuration.contains(.notification) {
                 notifying.append(id)
@@ -185,7 +182,12 @@ extension PeripheralManager {
     /// Returns when every connected central's link has room again: the
     /// `peripheralManagerIsReady(toUpdateSubscribers:)` signal.
     public func readyToUpdateSubscribers() async {
-        for entry in connected.values where !entry.link.hasEnded { await entry.link.sendReady() }
+        for entry in connected.values { await entry.link.sendReady() }
+        // A link that has ended is ready at once (its sends fail) until its own task
+        // removes it, and that task may not have run yet: yield, so that a caller looping
+        // on updateValue lets it run. Without this two such loops held both threads of a
+        // two-core pool and starved every other task in the process.
+        await Task.yield()
     }
 
     /// The centrals subscribed to a characteristic.
