@@ -24,12 +24,8 @@ final class DeliveryLog: Sendable {
     private struct State {
         var histogram: [UInt32]
         var lastSequence: [UInt32]
-        var received = 0
-        var gaps = 0
-        var duplicates = 0
-        var inboundDropped = 0
-        var unparsed = 0
-        var payloadBytes = 0
+        /// The counts as the snapshot reports them; ``snapshot()`` adds the percentiles.
+        var tally = Snapshot()
         var maximum: UInt64 = 0
         var lastArrival: ContinuousClock.Instant?
     }
@@ -53,24 +49,20 @@ final class DeliveryLog: Sendable {
         state.withLock { s in
             for i in s.histogram.indices { s.histogram[i] = 0 }
             for i in s.lastSequence.indices { s.lastSequence[i] = 0 }
-            s.received = 0
-            s.gaps = 0
-            s.duplicates = 0
-            s.inboundDropped = 0
-            s.unparsed = 0
+            s.tally = Snapshot()
             s.maximum = 0
             s.lastArrival = nil
         }
         total.store(0, ordering: .relaxed)
     }
 
-    func droppedInbound(_ count: Int) { state.withLock { $0.inboundDropped += count } }
+    func droppedInbound(_ count: Int) { state.withLock { $0.tally.inboundDropped += count } }
 
     /// One delivered payload: JSON whose `"hex": "…"` member is the 16-byte value.
     func received(_ payload: [UInt8]) {
         let now = monotonicNanoseconds()
         guard let value = Self.value(in: payload) else {
-            state.withLock { $0.unparsed += 1 }
+            state.withLock { $0.tally.unparsed += 1 }
             return
         }
         let device = Int(value.device), sequence = value.sequence
@@ -78,20 +70,20 @@ final class DeliveryLog: Sendable {
         let arrival = ContinuousClock.now
         state.withLock { s in
             guard device < s.lastSequence.count else {
-                s.unparsed += 1
+                s.tally.unparsed += 1
                 return
             }
             let last = s.lastSequence[device]
             if sequence <= last {
-                s.duplicates += 1
+                s.tally.duplicates += 1
                 return
             }
-            if sequence != last &+ 1 { s.gaps += Int(sequence - last - 1) }
+            if sequence != last &+ 1 { s.tally.gaps += Int(sequence - last - 1) }
             s.lastSequence[device] = sequence
             s.histogram[min(Self.buckets - 1, Int(latency / Self.bucket))] += 1
             s.maximum = max(s.maximum, latency)
-            s.received += 1
-            s.payloadBytes = payload.count
+            s.tally.received += 1
+            s.tally.payloadBytes = payload.count
             s.lastArrival = arrival
         }
         total.add(1, ordering: .relaxed)
@@ -99,11 +91,10 @@ final class DeliveryLog: Sendable {
 
     func snapshot() -> Snapshot {
         state.withLock { s in
-            var out = Snapshot(received: s.received, gaps: s.gaps, duplicates: s.duplicates,
-                               inboundDropped: s.inboundDropped, unparsed: s.unparsed, payloadBytes: s.payloadBytes)
-            guard s.received > 0 else { return out }
+            var out = s.tally
+            guard out.received > 0 else { return out }
             func percentile(_ p: Double) -> Double {
-                let rank = Int((Double(s.received) * p).rounded(.up))
+                let rank = Int((Double(out.received) * p).rounded(.up))
                 var seen = 0
                 for (index, n) in s.histogram.enumerated() {
                     seen += Int(n)
