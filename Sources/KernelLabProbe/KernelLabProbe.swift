@@ -29,6 +29,8 @@ struct KernelLabProbe {
             await benchScenario(log: log, reads: reads, bluezClient: tool)
         case "peer-close":
             await peerCloseScenario(log: log)
+        case "peer-left":
+            await peerLeftScenario(log: log)
         case "coexist":
             await coexistence(log: log)
         case "adapter-state":
@@ -47,7 +49,7 @@ struct KernelLabProbe {
             let roundTrips = arguments.dropFirst().first.flatMap { Int($0) } ?? 200
             await attScenario(log: log, roundTrips: roundTrips)
         default:
-            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | peer-close | bench [reads] [btgatt-client] | calibrate | coexist | adapter-state | adapter-reset | restore-peripheral | restore-a DIR | restore-b DIR | pairing")
+            print("usage: KernelLabProbe state | att [round-trips] | gatt | bluez-peer | peer-close | peer-left | bench [reads] [btgatt-client] | calibrate | coexist | adapter-state | adapter-reset | restore-peripheral | restore-a DIR | restore-b DIR | pairing")
             exit(2)
         }
         print(log.failures == 0 ? "ALL PASSED" : "\(log.failures) FAILED")

@@ -57,6 +57,8 @@ public final class KernelEventLoop: Sendable {
         var readable = false
         var writable = false
         var hungUp = false
+        /// Error and hang-up reports so far, so a stale one is told from a new one.
+        var hangUps: UInt64 = 0
         var reader: Waiter?
         var writer: Waiter?
     }
@@ -208,6 +210,25 @@ public final class KernelEventLoop: Sendable {
         let error = KernelTransportError(kind: .closed, operation: "wait")
         interest.reader?.continuation.resume(throwing: error)
         interest.writer?.continuation.resume(throwing: error)
+    }
+
+    /// Whether the descriptor reported an error or hang-up since it was registered, or
+    /// since ``clearHangUp(_:)``: waits on it then return at once.
+    /// Returns the count of such reports, to hand to ``clearHangUp(_:seen:)``; nil when none.
+    func hangUpSeen(_ registration: Registration) -> UInt64? {
+        state.withLock { state in
+            guard let interest = state.interests[registration.id], interest.hungUp else { return nil }
+            return interest.hangUps
+        }
+    }
+
+    /// Forgets a reported error or hang-up that has passed, so waits on the descriptor
+    /// wait for its next readiness again; a report that came after `seen` is kept.
+    func clearHangUp(_ registration: Registration, seen: UInt64) {
+        state.withLock { state in
+            guard state.interests[registration.id]?.hangUps == seen else { return }
+            state.interests[registration.id]?.hungUp = false
+        }
     }
 
     /// Suspends until the descriptor is readable (or has an error or hang-up
@@ -483,7 +504,10 @@ public final class KernelEventLoop: Sendable {
                         }
                         guard var interest = state.interests[id] else { continue }
                         let flags = event.events
-                        if flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 { interest.hungUp = true }
+                        if flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 {
+                            interest.hungUp = true
+                            interest.hangUps &+= 1
+                        }
                         let readable = flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
                         let writable = flags & (EPOLLOUT.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
                         if readable {

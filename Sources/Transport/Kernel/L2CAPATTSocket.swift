@@ -22,9 +22,6 @@ public final class L2CAPATTSocket: Sendable {
     private let receiveCapacity: Int
     let socket: KernelSocket
 
-    /// POLLRDHUP, which Glibc's module leaves out (it needs _GNU_SOURCE).
-    static let pollReadHangUp: Int32 = 0x2000
-
     init(socket: KernelSocket, local: L2CAPSocketAddress, peer: L2CAPSocketAddress) {
         self.socket = socket
         self.local = local
@@ -236,7 +233,7 @@ public final class L2CAPATTSocket: Sendable {
                     continue
                 }
                 if truncatedLength == 0 {
-                    if KernelSocket.pollNow(fd, POLLIN) & (POLLHUP | Self.pollReadHangUp | POLLERR) != 0 {
+                    if KernelSocket.pollNow(fd, POLLIN) & (POLLHUP | KernelSocket.pollReadHangUp | POLLERR) != 0 {
                         if !batch.isEmpty { return batch }
                         let error = KernelSocket.pendingError(fd)
                         throw KernelTransportError(errno: error != 0 ? error : ECONNRESET, operation: "receive")
@@ -275,7 +272,7 @@ public final class L2CAPATTSocket: Sendable {
             if truncatedLength == 0 {
                 // An empty L2CAP frame and end-of-stream both read as 0 bytes;
                 // only the hang-up says the link is gone.
-                if KernelSocket.pollNow(fd, POLLIN) & (POLLHUP | Self.pollReadHangUp | POLLERR) != 0 {
+                if KernelSocket.pollNow(fd, POLLIN) & (POLLHUP | KernelSocket.pollReadHangUp | POLLERR) != 0 {
                     let error = KernelSocket.pendingError(fd)
                     throw KernelTransportError(errno: error != 0 ? error : ECONNRESET, operation: "receive")
                 }
