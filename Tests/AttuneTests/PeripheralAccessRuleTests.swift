@@ -19,6 +19,7 @@ struct PeripheralAccessRuleTests {
         nonisolated(nonsending) func receive() async -> [LinkEvent] { await peer.take() }
         func send(_ pdu: [UInt8]) { sent.withLock { $0.append(pdu) } }
         var canSend: Bool { true }
+        var hasEnded: Bool { false }
         func sendReady() async {}
         func raiseSecurity() async throws(AttuneError) {}
         var security: LinkSecurity { level.withLock { $0 } }

@@ -162,7 +162,10 @@ extension PeripheralManager {
             } else {
                 continue
             }
-            guard entry.link.canSend else { return false }
+            // A link that ended is removed by its own task, which may not have run yet:
+            // nothing sent on it arrives, so it neither receives nor holds the others up.
+            // Asked only of a link without room, to keep a lock off the hot path.
+            guard entry.link.canSend || entry.link.hasEnded else { return false }
         }
         try? server.setValue(value, for: handle)
         var out = makeOutput()
@@ -182,12 +185,7 @@ extension PeripheralManager {
     /// Returns when every connected central's link has room again: the
     /// `peripheralManagerIsReady(toUpdateSubscribers:)` signal.
     public func readyToUpdateSubscribers() async {
-        for entry in connected.values { await entry.link.sendReady() }
-        // A link that has ended is ready at once (its sends fail) until its own task
-        // removes it, and that task may not have run yet: yield, so that a caller looping
-        // on updateValue lets it run. Without this two such loops held both threads of a
-        // two-core pool and starved every other task in the process.
-        await Task.yield()
+        for entry in connected.values where !entry.link.hasEnded { await entry.link.sendReady() }
     }
 
     /// The centrals subscribed to a characteristic.

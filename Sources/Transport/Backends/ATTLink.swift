@@ -26,6 +26,10 @@ package protocol ATTLink: AnyObject, Sendable {
     var canSend: Bool { get }
     /// Returns once ``canSend`` is true or the link closed.
     func sendReady() async
+    /// True once the link has ended, from either side, even before the owner's
+    /// ``receive()`` delivers `.closed`: nothing sent now arrives, so nobody should wait
+    /// for room on it (``sendReady()`` returns at once, and ``canSend`` stays false).
+    var hasEnded: Bool { get }
     /// Raises the link's security (pairing or encryption with a stored key), for the GATT
     /// client's one retry after Insufficient Authentication or Encryption; throws when
     /// the transport cannot, and says what is missing.

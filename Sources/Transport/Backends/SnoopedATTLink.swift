@@ -64,6 +64,7 @@ final class SnoopedATTLink: ATTLink {
     }
 
     var canSend: Bool { link.canSend }
+    var hasEnded: Bool { link.hasEnded }
     func sendReady() async { await link.sendReady() }
     func raiseSecurity() async throws(AttuneError) { try await link.raiseSecurity() }
     func pair() async throws(AttuneError) { try await link.pair() }

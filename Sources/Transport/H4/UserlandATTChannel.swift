@@ -78,6 +78,9 @@ public final class UserlandATTChannel: Sendable {
     /// Returns once ``canSend`` is true, or the link is gone.
     public func sendReady() async { await host.sendReady(on: connection.handle) }
 
+    /// True once the connection is gone (its Disconnection Complete came, or the host stopped).
+    public var hasEnded: Bool { !host.isConnected(connection.handle) }
+
     /// Pairs with the peer, or joins a pairing in progress, and returns once the link is
     /// encrypted (see ``UserlandHost/raiseSecurity(on:)``).
     public func raiseSecurity() async throws(AttuneError) {

@@ -309,6 +309,11 @@ public final class UserlandHost: Sendable {
     public func isEncrypted(_ handle: UInt16) -> Bool? { state.withLock { $0.host.isEncrypted(handle) } }
 
     /// True when nothing of this connection waits for controller buffers.
+    /// Whether `handle` is still a connection of this host (false from its Disconnection Complete on).
+    public func isConnected(_ handle: UInt16) -> Bool {
+        state.withLock { $0.host.connection(handle) != nil }
+    }
+
     public func canSend(on handle: UInt16) -> Bool {
         state.withLock { $0.host.connection(handle) != nil && $0.host.queuedACLPacketCount(on: handle) == 0 }
     }

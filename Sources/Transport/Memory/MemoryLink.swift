@@ -99,6 +99,7 @@ final class MemoryLink: ATTLink {
     }
 
     var isClosed: Bool { state.withLock { $0.closed } }
+    var hasEnded: Bool { isClosed }
     /// The other end of the pair, while it lives.
     var peerEnd: MemoryLink? { state.withLock { $0.peer } }
 }

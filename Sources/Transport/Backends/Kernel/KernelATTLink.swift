@@ -117,6 +117,11 @@ final class KernelATTLink: ATTLink {
         !socket.isClosed && outgoing.withLock { !$0.failed && $0.queue.isEmpty && !$0.draining }
     }
 
+    /// A send failed (the kernel reported the link gone) or we closed the socket.
+    var hasEnded: Bool {
+        socket.isClosed || outgoing.withLock { $0.failed }
+    }
+
     func sendReady() async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             let ready = outgoing.withLock { o -> Bool in

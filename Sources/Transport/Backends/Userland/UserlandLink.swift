@@ -36,6 +36,7 @@ final class UserlandLink: ATTLink {
 
     func send(_ pdu: [UInt8]) { channel.send(pdu) }
     var canSend: Bool { channel.canSend }
+    var hasEnded: Bool { channel.hasEnded }
     func sendReady() async { await channel.sendReady() }
 
     /// Pairs through the host's Security Manager (LE Secure Connections Just Works unless
