@@ -4,6 +4,8 @@
 # each after the last one left, through new accepted L2CAP sockets. Prints PASS/FAIL
 # per check and CONNECT NAME MS per central; exits 1 when any check failed.
 #   kernel-lab-centrals.sh PATH-TO-attune
+# ATTUNE_LAB_OUT=DIR keeps every command's output there (a folder the host sees), for
+# a run that timed out before it printed them.
 set -u
 A="$1"
 # btvirt numbers its controllers' addresses in creation order, not by index.
@@ -24,7 +26,7 @@ waitfor() {
     for i in $(seq 1 $(( $3 * 10 ))); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
     return 1
 }
-out=$(mktemp -d)
+out=${ATTUNE_LAB_OUT:-$(mktemp -d)}; mkdir -p "$out"; fifos=$(mktemp -d)
 
 "$A" serve Fixtures/databases/heart-rate.json --name Pulse --transport hci1 --seconds 300 --notify 100 --json \
     > "$out/serve" 2> "$out/serve.err" &
@@ -34,10 +36,10 @@ waitfor "$out/serve.err" "serving" 20
 # subscribe N COUNT: a central on hciN that takes COUNT notifications.
 # (A FIFO, not process substitution: the guest has no /dev/fd.)
 subscribe() {
-    rm -f "$out/sub$1.fifo"; mkfifo "$out/sub$1.fifo"
-    stamp "$out/sub$1.err" < "$out/sub$1.fifo" &
+    rm -f "$fifos/sub$1.fifo"; mkfifo "$fifos/sub$1.fifo"
+    stamp "$out/sub$1.err" < "$fifos/sub$1.fifo" &
     timeout 60 "$A" subscribe "$PERIPHERAL" 2a37 --count "$2" --transport "hci$1" --json \
-        > "$out/sub$1" 2> "$out/sub$1.fifo" &
+        > "$out/sub$1" 2> "$fifos/sub$1.fifo" &
     eval "sub$1=\$!"
 }
 # One after another: btvirt's emulated controller gives every connection of hci1 the
