@@ -30,6 +30,29 @@ import MQTTTestSupport
         return .success((fd, Int(UInt16(bigEndian: address.sin_port))))
     }
 
+    /// Connects to a listener of its own with the kernel's choice of local port pinned to
+    /// `port`: the connect's errno (0 when it got the port), or nil when the kernel cannot pin.
+    static func connectFrom(port: Int) -> Int32? {
+        guard case .success(let target) = bound(port: 0, listening: true) else { return nil }
+        defer { close(target.fd) }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let ipLocalPortRange: Int32 = 51
+        var range = UInt32(port) | UInt32(port) << 16
+        guard setsockopt(fd, Int32(IPPROTO_IP), ipLocalPortRange, &range, socklen_t(MemoryLayout<UInt32>.size)) == 0 else {
+            return nil
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(target.port)).bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return connected == 0 ? 0 : errno
+    }
+
     @Test("a port another socket took before the broker started: mosquitto says so, and the broker listens on a fresh one")
     func takenPortMovesToAFreshOne() async throws {
         let taker = try Self.bound(port: 0, listening: true).get()
@@ -45,7 +68,7 @@ import MQTTTestSupport
         await subscriber.close()
     }
 
-    @Test("the broker's port stays its own while it is down: a plain bind then fails, and restart listens there again")
+    @Test("the broker's port stays its own while it is down: a bind or an outgoing connection cannot take it, and restart listens there again")
     func portHeldAcrossRestart() async throws {
         let broker = try MosquittoBroker.start()
         #expect(broker.refusedPorts.isEmpty)
@@ -60,6 +83,12 @@ import MQTTTestSupport
             Issue.record("another socket took port \(broker.port) while the broker was down")
         case .failure(let error):
             #expect(error.code == .EADDRINUSE)
+        }
+        // An outgoing connection's local port is the other way a port gets taken. Linux
+        // 6.3's IP_LOCAL_PORT_RANGE pins the kernel's choice to the broker's port; older
+        // kernels lack it, and then only the bind above is checked.
+        if let refused = Self.connectFrom(port: broker.port) {
+            #expect(refused == EADDRNOTAVAIL, "an outgoing connection took port \(broker.port) while the broker was down")
         }
         try broker.restart()
         let subscriber = try client(port: broker.port, id: "again")
