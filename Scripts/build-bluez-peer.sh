@@ -4,15 +4,27 @@
 # kernel lab: an independent server for our GATT client, and an independent
 # client to compare read latency with. We run them, we do not copy them.
 # Idempotent; prints the path of btgatt-client, then that of btgatt-server (last).
+#
+#   Scripts/build-bluez-peer.sh           # build them (Scripts/setup.sh runs this)
+#   Scripts/build-bluez-peer.sh --check   # print the paths when built; else exit 3
+#                                         # and say to run Scripts/setup.sh
+#
+# The tests only ever --check: gcc does not run beside the suite.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 OUT="$ROOT/.lab/bluez"
 SERVER="$OUT/btgatt-server"
 CLIENT="$OUT/btgatt-client"
 if [ -x "$SERVER" ] && [ -x "$CLIENT" ]; then echo "$CLIENT"; echo "$SERVER"; exit 0; fi
+if [ "${1:-}" = "--check" ]; then
+    echo "build-bluez-peer: btgatt-client and btgatt-server are not built in $OUT: run Scripts/setup.sh (as root) first" >&2
+    exit 3
+fi
+# Scripts/setup.sh installs what the build needs, before it runs this.
 for p in bluez-source gcc libc6-dev bzip2; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=300 "$p" >&2
+        echo "build-bluez-peer: $p is not installed: run Scripts/setup.sh (as root)" >&2
+        exit 3
     fi
 done
 rm -rf "$OUT/src"

@@ -4,8 +4,14 @@
 # emulated radio), in the project folder, and returns the command's exit code.
 #
 #   Scripts/kernel-lab.sh COMMAND [ARGS...]
-#   Scripts/kernel-lab.sh --setup          # prepare .lab/ only
-#   Scripts/kernel-lab.sh --check          # exit 0 when QEMU can run here
+#   Scripts/kernel-lab.sh --setup          # prepare .lab/ only (Scripts/setup.sh runs it)
+#   Scripts/kernel-lab.sh --check          # 0: QEMU runs here; 1: it cannot (the only
+#                                          # reason tests may skip); 3: not installed yet
+#
+# A run never prepares anything: the kernel, the initramfs and the packages come from
+# --setup, which Scripts/setup.sh runs once, so no download, depmod or cpio runs beside
+# the test suite. An unprepared or outdated lab fails with 125 and says to run
+# Scripts/setup.sh.
 #
 # Exit codes: the command's own; 124 when it timed out; 125 when the lab failed.
 #
@@ -202,32 +208,10 @@ prepare_kernel() {
     fi
 }
 
-build_initramfs() {
-    local out="$KROOT/initramfs.cpio.gz"
-    [ -s "$out" ] && [ "$out" -nt "${BASH_SOURCE[0]}" ] && return 0
-    log "building initramfs"
-    local tree="$LAB/initramfs.tmp"
-    rm -rf "$tree"
-    mkdir -p "$tree"/{bin,modules,proc,sys,dev,mnt/host,mnt/upper,mnt/root}
-    cp /bin/busybox "$tree/bin/busybox" || fail "busybox-static missing"
-    local m path order=()
-    for m in $INITRAMFS_MODULES; do
-        while read -r _ path; do
-            path=${path%% *}
-            local name
-            name=$(basename "$path")
-            name=${name%.xz}; name=${name%.zst}
-            [ -e "$tree/modules/$name" ] && continue
-            case "$path" in
-                *.xz) xz -dc "$path" > "$tree/modules/$name" ;;
-                *.zst) zstd -dcq "$path" > "$tree/modules/$name" ;;
-                *) cp "$path" "$tree/modules/$name" ;;
-            esac
-            order+=("$name")
-        done < <(modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" | grep '^insmod ')
-    done
-    printf '%s\n' "${order[@]}" > "$tree/modules/order"
-    cat > "$tree/init" <<'EOF'
+# The initramfs's /init: mounts the host's / read-only and the project read-write, then
+# hands over to guest_main.
+init_script() {
+    cat <<'EOF'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -255,9 +239,45 @@ mount --move /sys /mnt/root/sys
 mount --move /dev /mnt/root/dev
 exec switch_root /mnt/root /bin/bash "$project/Scripts/kernel-lab.sh" --guest "$run"
 EOF
+}
+
+# What the initramfs is built from; a run compares it with the stamp --setup left, so an
+# edited init or module list asks for Scripts/setup.sh again instead of booting stale.
+initramfs_stamp() {
+    { init_script; echo "$INITRAMFS_MODULES"; echo "$KVER"; } | sha256sum | cut -d' ' -f1
+}
+
+build_initramfs() {
+    local out="$KROOT/initramfs.cpio.gz" stamp
+    stamp=$(initramfs_stamp)
+    [ -s "$out" ] && [ "$(cat "$KROOT/initramfs.stamp" 2>/dev/null)" = "$stamp" ] && return 0
+    log "building initramfs"
+    local tree="$LAB/initramfs.tmp"
+    rm -rf "$tree"
+    mkdir -p "$tree"/{bin,modules,proc,sys,dev,mnt/host,mnt/upper,mnt/root}
+    cp /bin/busybox "$tree/bin/busybox" || fail "busybox-static missing"
+    local m path order=()
+    for m in $INITRAMFS_MODULES; do
+        while read -r _ path; do
+            path=${path%% *}
+            local name
+            name=$(basename "$path")
+            name=${name%.xz}; name=${name%.zst}
+            [ -e "$tree/modules/$name" ] && continue
+            case "$path" in
+                *.xz) xz -dc "$path" > "$tree/modules/$name" ;;
+                *.zst) zstd -dcq "$path" > "$tree/modules/$name" ;;
+                *) cp "$path" "$tree/modules/$name" ;;
+            esac
+            order+=("$name")
+        done < <(modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" | grep '^insmod ')
+    done
+    printf '%s\n' "${order[@]}" > "$tree/modules/order"
+    init_script > "$tree/init"
     chmod +x "$tree/init"
     (cd "$tree" && find . | cpio -o -H newc --quiet | gzip -1 > "$out.tmp") || fail "cpio failed"
     mv "$out.tmp" "$out"
+    echo "$stamp" > "$KROOT/initramfs.stamp"
     rm -rf "$tree"
 }
 
@@ -266,13 +286,47 @@ setup() {
     exec 9>"$LAB/setup.lock"
     flock 9
     install_packages
+    # A lab already prepared stays on its kernel: asking apt which kernel is current
+    # takes seconds, and a second run of Scripts/setup.sh should not.
+    check_prepared
+    if [ -z "$UNPREPARED" ]; then flock -u 9; return 0; fi
     local pkg
     pkg=$(kernel_package)
     [ -n "$pkg" ] || { apt-get update -o DPkg::Lock::Timeout=300 >&2; pkg=$(kernel_package); }
     [ -n "$pkg" ] || fail "cannot resolve the package linux-image-amd64 depends on"
     prepare_kernel "$pkg"
     build_initramfs
+    # Runs use this kernel without asking apt again.
+    echo "$pkg" > "$LAB/kernel/current.tmp" && mv "$LAB/kernel/current.tmp" "$LAB/kernel/current"
     flock -u 9
+}
+
+# What a run needs, checked and never made: sets KROOT and KVER to the prepared kernel,
+# and UNPREPARED to why the lab cannot run (empty when it can).
+check_prepared() {
+    UNPREPARED=
+    if ! command -v qemu-system-x86_64 >/dev/null; then
+        UNPREPARED="qemu-system-x86_64 is not installed"
+    elif [ ! -s "$LAB/kernel/current" ]; then
+        UNPREPARED="no kernel in $LAB/kernel"
+    else
+        local pkg
+        pkg=$(cat "$LAB/kernel/current")
+        KROOT="$LAB/kernel/$pkg"
+        KVER=$(ls "$KROOT/lib/modules" 2>/dev/null | head -n1)
+        if [ ! -e "$KROOT/.unpacked" ] || [ -z "$KVER" ] || [ ! -s "$KROOT/vmlinux" ]; then
+            UNPREPARED="the kernel $pkg in $KROOT is incomplete"
+        elif [ ! -s "$KROOT/initramfs.cpio.gz" ]; then
+            UNPREPARED="no initramfs in $KROOT"
+        elif [ "$(cat "$KROOT/initramfs.stamp" 2>/dev/null)" != "$(initramfs_stamp)" ]; then
+            UNPREPARED="the initramfs in $KROOT is older than this script"
+        fi
+    fi
+}
+
+require_prepared() {
+    check_prepared
+    [ -z "$UNPREPARED" ] || fail "the lab is not prepared ($UNPREPARED): run Scripts/setup.sh (as root) first"
 }
 
 accel_args() {
@@ -370,21 +424,21 @@ cleanup() {
     exit "$rc"
 }
 
-# Whether QEMU can run at all here (after installing it if needed). Only this
-# may make the test suite skip the kernel stage; a lab that then fails to boot
-# is a failure, not a skip.
+# Whether QEMU can run at all here. Only status 1 may make the test suite skip the
+# kernel stage; QEMU not installed (3) means Scripts/setup.sh has not run, and the
+# tests then run and fail saying so, as does a lab that fails to boot.
 can_run_qemu() {
-    ( install_packages ) || { echo "kernel-lab: cannot install $APT_PACKAGES" >&2; return 1; }
-    command -v qemu-system-x86_64 >/dev/null || { echo "kernel-lab: qemu-system-x86_64 not found" >&2; return 1; }
-    qemu-system-x86_64 -version >/dev/null 2>&1 || { echo "kernel-lab: qemu-system-x86_64 does not run" >&2; return 1; }
+    command -v qemu-system-x86_64 >/dev/null \
+        || { echo "kernel-lab: qemu-system-x86_64 is not installed: run Scripts/setup.sh (as root) first" >&2; return 3; }
+    qemu-system-x86_64 -version >/dev/null 2>&1 || { echo "kernel-lab: qemu-system-x86_64 does not run here" >&2; return 1; }
 }
 
 case "${1:-}" in
     --guest) shift; guest_main "$@"; exit ;;
     --setup) setup; exit 0 ;;
-    --check) mkdir -p "$LAB"; can_run_qemu; exit ;;
-    ""|-h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    --check) can_run_qemu; exit ;;
+    ""|-h|--help) sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
 
-setup
+require_prepared
 run_in_guest "$@"

@@ -10,14 +10,14 @@ enum AnchorBenchmarks {
     }
 
     /// Bumble's ATT decoder (Python) on the same six PDUs as `att.decode.*`. Needs the
-    /// interop venv (`Scripts/interop/setup.sh`); without it the figure is reported as
+    /// interop venv (`Scripts/setup.sh` makes it); without it the figure is reported as
     /// skipped, with the reason.
     static func bumbleDecode() -> BenchmarkResult {
         let python = "Scripts/interop/.venv/bin/python"
         let script = "Scripts/bench/bumble_att.py"
         guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: script) else {
             return BenchmarkResult(name: "", opsPerSecond: 0, allocationsPerOperation: 0,
-                                   extra: [("skipped", .string("no Bumble venv: run Scripts/interop/setup.sh from the project folder"))])
+                                   extra: [("skipped", .string("no Bumble venv: run Scripts/setup.sh from the project folder"))])
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)

@@ -16,7 +16,7 @@ import MQTTTestSupport
 /// subscribing after the peer returns, to its first notification (no gateway, no MQTT):
 /// what the link itself costs, so the rest is the gateway's scheduling and publishing.
 ///
-/// It needs Bumble's venv (Scripts/interop/setup.sh) and /usr/sbin/mosquitto, so it runs
+/// It needs Bumble's venv and /usr/sbin/mosquitto (Scripts/setup.sh makes both), so it runs
 /// only when `--filter` names it: `attune-bench --filter gateway.reconnect`.
 enum GatewayReconnectBenchmark {
     static let name = "gateway.reconnect.bumble"

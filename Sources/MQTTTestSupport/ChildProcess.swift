@@ -26,6 +26,10 @@ final class ChildProcess: Sendable {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else of the test process: a broker that kept another test's pipe or
+        // socket open would keep that test from ever seeing its end (a Bumble venv check
+        // once waited for ever on a stderr pipe a broker spawned beside it held).
+        Self.closeFrom(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -44,6 +48,17 @@ final class ChildProcess: Sendable {
         let result = posix_spawn(&pid, path, &actions, &attributes, &cArguments, environ)
         guard result == 0 else { throw MosquittoBrokerError("posix_spawn \(path): errno \(result)") }
         return ChildProcess(pid: pid)
+    }
+
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34), which the Glibc module does
+    /// not import, looked up once.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    private static func closeFrom(_ actions: inout posix_spawn_file_actions_t, _ lowest: Int32) {
+        if let addCloseFrom { _ = addCloseFrom(&actions, lowest) }
     }
 
     /// Whether it has not exited yet (reaps it if it has).

@@ -59,7 +59,7 @@ public final class GatewayBumbleLab: Sendable {
     /// The repository this file is in (Sources/MQTTTestSupport/ is two levels down).
     public static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let interopDirectory = repositoryRoot.appendingPathComponent("Scripts/interop")
+    static var interopDirectory: URL { BumbleVenv.interopDirectory }
 
     private let process: Process
     private let input: FileHandle
@@ -79,15 +79,7 @@ public final class GatewayBumbleLab: Sendable {
     }
 
     private init(arguments: [String]) throws {
-        let setup = Process()
-        setup.executableURL = URL(fileURLWithPath: "/bin/bash")
-        setup.arguments = [Self.interopDirectory.appendingPathComponent("setup.sh").path]
-        setup.standardOutput = FileHandle.nullDevice
-        try setup.run()
-        setup.waitUntilExit()
-        guard setup.terminationStatus == 0 else {
-            throw Failure(description: "Scripts/interop/setup.sh failed (\(setup.terminationStatus)): Bumble is missing")
-        }
+        try BumbleVenv.check()
         process = Process()
         process.executableURL = Self.interopDirectory.appendingPathComponent(".venv/bin/python")
         process.arguments = [Self.interopDirectory.appendingPathComponent("gateway_lab.py").path] + arguments

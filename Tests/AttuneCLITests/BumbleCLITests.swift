@@ -1,5 +1,6 @@
 import ControllerTestSupport
 import Foundation
+import MQTTTestSupport
 import Testing
 
 /// The CLI over the userland host (H4 on TCP) against Bumble: each case starts
@@ -146,17 +147,6 @@ final class BumbleLab: @unchecked Sendable {
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/python3") } ?? false
     }
 
-    /// The pinned Bumble in Scripts/interop/.venv, installed once per test process.
-    static let setUp: Result<Void, Failure> = {
-        let setup = Process()
-        setup.executableURL = URL(fileURLWithPath: "/bin/bash")
-        setup.arguments = [interop.appendingPathComponent("setup.sh").path]
-        setup.standardOutput = FileHandle.nullDevice
-        do { try setup.run() } catch { return .failure(Failure(description: "setup.sh: \(error)")) }
-        setup.waitUntilExit()
-        return setup.terminationStatus == 0 ? .success(()) : .failure(Failure(description: "setup.sh exited \(setup.terminationStatus)"))
-    }()
-
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     let output = Pipe()
@@ -172,7 +162,8 @@ final class BumbleLab: @unchecked Sendable {
     /// - Parameter role: `peripheral` (the interop database) or `central` (the judge).
     /// - Parameter arguments: more lab.py options (`--protected`, `--readvertise`, `--protected-auth`, `--passkey N`…).
     init(role: String = "peripheral", devices: Int = 1, arguments: [String] = []) throws {
-        try Self.setUp.get()
+        // Scripts/setup.sh made the venv; a missing one fails here, saying to run it.
+        try BumbleVenv.check()
         process.executableURL = Self.interop.appendingPathComponent(".venv/bin/python")
         process.arguments = [Self.interop.appendingPathComponent("lab.py").path, "--role", role, "--lifetime", "90",
                              "--devices", String(devices)] + arguments

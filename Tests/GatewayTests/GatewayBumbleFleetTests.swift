@@ -39,7 +39,7 @@ struct GatewayBumbleFleetTests {
     @Test("two gateways on two controllers of one Bumble link: one owns the peripheral; the owner is killed and the other takes over within 10 s",
           .enabled(if: pythonAvailable), .timeLimit(.minutes(20)))
     func ownerKilledOnBumbleLink() async throws {
-        try await Self.run(["/bin/bash", Self.interop.appendingPathComponent("setup.sh").path])
+        try BumbleVenv.check()
         let lab = Process()
         lab.executableURL = Self.interop.appendingPathComponent(".venv/bin/python")
         // The peripheral advertises again after each disconnection, as a real device does;
@@ -106,19 +106,6 @@ struct GatewayBumbleFleetTests {
         #expect(elapsed < .seconds(10), "takeover within 10 s: \(elapsed)")
         await other.stop()
         await observer.client.close()
-    }
-
-    /// Runs a command to its end without holding a thread of the concurrency pool.
-    static func run(_ command: [String]) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.standardOutput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        try #require(status == 0, "\(command) exited \(status)")
     }
 
     /// The first line of `handle`, read on a thread of its own; what follows is drained so

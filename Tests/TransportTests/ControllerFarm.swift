@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ControllerTestSupport
 import Foundation
 import HCI
 import Transport
@@ -14,8 +15,8 @@ import Transport
 /// with ACL packets for an unknown handle for as long as the stream takes them.
 final class ControllerFarm: @unchecked Sendable {
     struct Controller {
-        var listener: Int32
-        var path: String
+        var socket: UnixSocketListener
+        var listener: Int32 { socket.descriptor }
         var fd: Int32 = -1
         var decoder = H4StreamDecoder()
         var outgoing: [UInt8] = []
@@ -44,21 +45,16 @@ final class ControllerFarm: @unchecked Sendable {
 
     /// A new controller listening at a fresh UNIX path; returns its index and endpoint.
     func add(ignoring opcode: UInt16? = nil) throws -> (Int, H4Endpoint) {
-        let path = NSTemporaryDirectory() + "attune-farm-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        let socket = UnixSocketListener(prefix: "attune-farm")
+        // The farm's one thread polls every listener; an accept must never block it.
+        guard fcntl(socket.descriptor, F_SETFL, fcntl(socket.descriptor, F_GETFL) | O_NONBLOCK) == 0 else {
+            socket.close()
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, listen(fd, 1) == 0 else { throw POSIXError(.EADDRINUSE) }
         lock.lock()
         defer { lock.unlock() }
-        controllers.append(Controller(listener: fd, path: path, ignoredOpcode: opcode))
-        return (controllers.count - 1, .unix(path: path))
+        controllers.append(Controller(socket: socket, ignoredOpcode: opcode))
+        return (controllers.count - 1, .unix(path: socket.path))
     }
 
     /// Sends LE Connection Complete for handle 0x0001 (we are central).
@@ -87,8 +83,7 @@ final class ControllerFarm: @unchecked Sendable {
         while thread?.isFinished == false { usleep(1000) }
         for controller in controllers {
             if controller.fd >= 0 { Glibc.close(controller.fd) }
-            Glibc.close(controller.listener)
-            unlink(controller.path)
+            controller.socket.close()
         }
     }
 

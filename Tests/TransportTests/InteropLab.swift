@@ -57,28 +57,55 @@ final class InteropLab: Sendable {
 
     private static let setupResult = Mutex<Result<Void, Failure>?>(nil)
 
-    /// Runs setup.sh once per test process (it is idempotent anyway).
-    static func ensureSetup() throws {
-        try setupResult.withLock { result in
-            if result == nil {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/bash")
-                process.arguments = [interopDirectory.appendingPathComponent("setup.sh").path]
-                let errors = Pipe()
-                process.standardError = errors
-                process.standardOutput = FileHandle.nullDevice
-                do {
-                    try process.run()
-                    process.waitUntilExit()
-                    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    result = process.terminationStatus == 0 ? .success(())
-                        : .failure(Failure(description: "setup.sh failed (\(process.terminationStatus)): \(text)"))
-                } catch {
-                    result = .failure(Failure(description: "cannot run setup.sh: \(error)"))
-                }
+    /// Throws, saying to run Scripts/setup.sh, unless the pinned Bumble is in the venv:
+    /// Scripts/setup.sh makes it, never a test, so pip does not run beside the suite.
+    /// `venv` checks another folder (the test of that message); the answer for the
+    /// project's own venv is kept for the process.
+    static func ensureSetup(venv: String? = nil) throws {
+        guard let venv else {
+            return try setupResult.withLock { result in
+                if result == nil { result = checkSetup(venv: nil) }
+                try result!.get()
             }
-            try result!.get()
         }
+        try checkSetup(venv: venv).get()
+    }
+
+    private static func checkSetup(venv: String?) -> Result<Void, Failure> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [interopDirectory.appendingPathComponent("setup.sh").path, "--check"]
+        if let venv {
+            var environment = ProcessInfo.processInfo.environment
+            environment["ATTUNE_INTEROP_VENV"] = venv
+            process.environment = environment
+        }
+        // A file, not a pipe: a pipe's end reaches EOF only when every process holding it
+        // has closed it, and a child another test spawns meanwhile may inherit it.
+        let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("attune-venv-check-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: errorPath.path, contents: nil),
+              let errors = try? FileHandle(forWritingTo: errorPath) else {
+            return .failure(Failure(description: "cannot create \(errorPath.path) for the venv check"))
+        }
+        defer {
+            try? errors.close()
+            try? FileManager.default.removeItem(at: errorPath)
+        }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            return .failure(Failure(description: "cannot run Scripts/interop/setup.sh --check: \(error); run Scripts/setup.sh"))
+        }
+        process.waitUntilExit()
+        let text = (try? String(contentsOf: errorPath, encoding: .utf8)) ?? ""
+        guard process.terminationStatus == 0 else {
+            return .failure(Failure(description: text.isEmpty
+                ? "the Bumble venv is not ready (setup.sh --check exited \(process.terminationStatus)): run Scripts/setup.sh"
+                : text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        return .success(())
     }
 
     private let process: Process
