@@ -1,5 +1,6 @@
 import Attune
 import Capture
+import ControllerTestSupport
 import Foundation
 import HCI
 import Testing
@@ -34,7 +35,7 @@ struct BondReconnectInteropTests {
         let peripheralA = try #require(try await PublicAPIInteropTests.find([name], with: centralA).first)
         let eventsA = peripheralA.lifecycleEvents
         let startA = clock.now
-        try await centralA.connect(peripheralA, timeout: .seconds(10))
+        try await centralA.connect(peripheralA, timeout: hangGuard)
         let protectedA = try await Self.protectedCharacteristic(of: peripheralA)
         #expect(try await peripheralA.readValue(for: protectedA) == Array("attune-encrypted".utf8))
         let fromScratch = clock.now - startA
@@ -69,7 +70,7 @@ struct BondReconnectInteropTests {
         let peripheralB = try #require(centralB.retrievePeripherals(identifiers: [peripheralA.identifier]).first)
         let eventsB = peripheralB.lifecycleEvents
         let startB = clock.now
-        try await centralB.connect(peripheralB, timeout: .seconds(10))
+        try await centralB.connect(peripheralB, timeout: hangGuard)
         let reconnect = clock.now - startB
         let protectedB = try await Self.protectedCharacteristic(of: peripheralB)
         #expect(try await peripheralB.readValue(for: protectedB) == Array("attune-encrypted".utf8))
@@ -120,10 +121,8 @@ struct BondReconnectInteropTests {
         let paired = try await lab.run("connect-pair AttuneBond", timeout: .seconds(40))
         #expect(paired.bool("paired") == true, "\(paired)")
         // Our half of key distribution lands right after Bumble's pair() returns.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while storeA.records().allSatisfy({ $0.bond == nil }), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        // The store announces nothing: look until the bond is there.
+        try await eventually("the central's bond is stored") { storeA.records().contains { $0.bond != nil } }
         let record = try #require(storeA.records().first { $0.bond != nil }, "the central's bond is stored")
         #expect(record.bond?.isSecureConnections == true)
         lab.send("disconnect 0x13")
@@ -148,9 +147,7 @@ struct BondReconnectInteropTests {
     }
 
     static func serve(_ manager: PeripheralManager) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while manager.state != .poweredOn, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        try #require(manager.state == .poweredOn, "\(manager.status)")
+        try #require(try await settledState(manager.stateUpdates) == .poweredOn, "\(manager.status)")
         _ = try await manager.add(PublicAPIPeripheralInteropTests.database)
         try await manager.startAdvertising(localName: "AttuneBond")
     }

@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Foundation
 import HCI
 import struct HCI.BluetoothAddress
@@ -30,7 +31,7 @@ struct BumbleInteropTests {
     static func connect(_ ours: HostUnderTest, _ lab: InteropLab, device index: Int = 0) async throws -> ConnectionInfo {
         let completion = try await ours.host.perform(.connect(
             peer: try peerAddress(lab, index), peerAddressType: 0x01, parameters: ConnectionParameters(),
-            timeout: .seconds(5)))
+            timeout: hangGuard))
         guard case .connected(let info) = completion else {
             throw InteropLab.Failure(description: "connect completed with \(completion)")
         }
@@ -276,9 +277,10 @@ struct BumbleInteropTests {
         defer { lab.stop() }
         let nobody = BluetoothAddress(0xF0, 0x00, 0x00, 0x00, 0x00, 0x99)
         let host = ours.host
-        let attempt = Task { try await host.perform(.connect(peer: nobody, peerAddressType: 1,
-                                                             parameters: ConnectionParameters(), timeout: .seconds(30))) }
-        try await Task.sleep(for: .milliseconds(100))
+        // Started at once, on this task, up to its first wait: the connect is queued on
+        // the host before the cancel below, whatever the scheduler does next.
+        let attempt = Task.immediate { try await host.perform(.connect(peer: nobody, peerAddressType: 1,
+                                                                       parameters: ConnectionParameters(), timeout: hangGuard)) }
         _ = try await host.perform(.cancelConnect)
         let outcome = await attempt.result
         #expect(throws: HostError.connectionCancelled) { try outcome.get() }
@@ -317,7 +319,7 @@ struct BumbleInteropTests {
         for index in 0..<2 {
             guard case .connected(let info) = try await host.perform(.connect(
                 peer: try Self.peerAddress(lab, index), peerAddressType: 1, parameters: ConnectionParameters(),
-                timeout: .seconds(5))) else { throw InteropLab.Failure(description: "no connection") }
+                timeout: hangGuard)) else { throw InteropLab.Failure(description: "no connection") }
             channels.append(try #require(host.attChannel(for: info.handle)))
         }
         func next(_ iterator: inout UserlandATTChannel.Events.AsyncIterator) async -> UserlandATTChannel.Event? {

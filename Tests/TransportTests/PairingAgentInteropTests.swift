@@ -1,4 +1,5 @@
 import Attune
+import ControllerTestSupport
 import Foundation
 import Testing
 
@@ -20,7 +21,7 @@ struct PairingAgentInteropTests {
     static func protected(_ lab: InteropLab, _ central: CentralManager) async throws -> (Peripheral, Characteristic) {
         let name = try #require(lab.ready.device(0, "name"))
         let peripheral = try #require(try await PublicAPIInteropTests.find([name], with: central).first)
-        try await central.connect(peripheral, timeout: .seconds(10))
+        try await central.connect(peripheral, timeout: hangGuard)
         let service = try #require(try await peripheral.discoverServices([PairingInteropTests.protectedService]).first)
         let characteristic = try #require(try await peripheral.discoverCharacteristics(
             [PairingInteropTests.protectedCharacteristic], for: service).first)

@@ -1,5 +1,6 @@
 import Attune
 import Capture
+import ControllerTestSupport
 import Foundation
 import HCI
 import Testing
@@ -25,7 +26,7 @@ struct PairingInteropTests {
         let central = try await PublicAPIInteropTests.central(lab, snoop: try SnoopFile(path: capturePath))
         let name = try #require(lab.ready.device(0, "name"))
         let peripheral = try #require(try await PublicAPIInteropTests.find([name], with: central).first)
-        try await central.connect(peripheral, timeout: .seconds(10))
+        try await central.connect(peripheral, timeout: hangGuard)
 
         let services = try await peripheral.discoverServices([Self.protectedService])
         let service = try #require(services.first)

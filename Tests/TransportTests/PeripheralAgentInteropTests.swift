@@ -24,9 +24,7 @@ struct PeripheralAgentInteropTests {
                                             name: "AttuneAgent",
                                             pairing: PairingConfiguration(ioCapabilities: .display, requiresMITM: true,
                                                                           passkey: 13_579, agent: agent))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while manager.state != .poweredOn, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        try #require(manager.state == .poweredOn, "\(manager.status)")
+        try #require(try await settledState(manager.stateUpdates) == .poweredOn, "\(manager.status)")
         let value = Array("attune-auth".utf8)   // within one Read By Type entry at ATT_MTU 23
         _ = try await manager.add(ServiceDefinition(PairingInteropTests.protectedService, characteristics: [
             CharacteristicDefinition(PairingInteropTests.protectedCharacteristic, properties: [.read],

@@ -19,9 +19,7 @@ struct PeripheralPairingInteropTests {
         defer { try? FileManager.default.removeItem(atPath: capturePath) }
         let manager = try PeripheralManager(transport: .h4(.tcp(host: "127.0.0.1", port: UInt16(lab.port(0)))),
                                             name: "AttunePairing", snoop: try SnoopFile(path: capturePath))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while manager.state != .poweredOn, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        try #require(manager.state == .poweredOn, "\(manager.status)")
+        try #require(try await settledState(manager.stateUpdates) == .poweredOn, "\(manager.status)")
         _ = try await manager.add(PublicAPIPeripheralInteropTests.database)
         try await manager.startAdvertising(localName: "AttunePairing")
 

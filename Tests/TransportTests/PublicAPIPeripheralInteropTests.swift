@@ -30,9 +30,7 @@ struct PublicAPIPeripheralInteropTests {
         defer { try? FileManager.default.removeItem(atPath: capturePath) }
         let manager = try PeripheralManager(transport: .h4(.tcp(host: "127.0.0.1", port: UInt16(lab.port(0)))),
                                             name: "AttuneHost", snoop: try SnoopFile(path: capturePath))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while manager.state != .poweredOn, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        try #require(manager.state == .poweredOn, "\(manager.status)")
+        try #require(try await settledState(manager.stateUpdates) == .poweredOn, "\(manager.status)")
         let service = try await manager.add(Self.database)
         let notify = try #require(service[Self.uuid(5)])
         let indicate = try #require(service[Self.uuid(6)])

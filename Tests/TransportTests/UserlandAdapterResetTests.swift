@@ -93,7 +93,7 @@ struct UserlandAdapterResetTests {
         let controller = EmulatedController(resetsAnswered: 2)
         let central = try await Self.poweredOnCentral(controller)
         let peripheral = central.peripheral(address: Self.peer, type: .random)
-        try await central.connect(peripheral, timeout: .seconds(10))
+        try await central.connect(peripheral, timeout: hangGuard)
         #expect(await peripheral.state == .connected)
         let events = peripheral.lifecycleEvents
         let states = central.stateUpdates
@@ -142,7 +142,7 @@ struct UserlandAdapterResetTests {
         #expect(seen == [.poweredOn, .resetting, .poweredOn])
 
         // The controller is usable again: the same peer connects.
-        try await central.connect(peripheral, timeout: .seconds(10))
+        try await central.connect(peripheral, timeout: hangGuard)
         #expect(await peripheral.state == .connected)
     }
 
