@@ -1,4 +1,5 @@
 import Attune
+import ControllerTestSupport
 import Foundation
 import Testing
 
@@ -32,14 +33,14 @@ struct PeripheralAgentInteropTests {
         ]))
         try await manager.startAdvertising(localName: "AttuneAgent")
 
-        let unpaired = try await lab.run("connect-read AttuneAgent", timeout: .seconds(40))
+        let unpaired = try await lab.run("connect-read AttuneAgent", timeout: hangGuard)
         #expect(unpaired.int("att_error") == 0x05, "Insufficient Authentication before pairing: \(unpaired)")
-        _ = try await lab.waitFor("disconnected")
+        _ = try await lab.waitFor("disconnected", timeout: hangGuard)
 
-        let paired = try await lab.run("connect-pair AttuneAgent read", timeout: .seconds(40))
+        let paired = try await lab.run("connect-pair AttuneAgent read", timeout: hangGuard)
         #expect(paired.bool("paired") == true, "\(paired)")
         #expect(paired.line.contains(value.map { String(format: "%02x", $0) }.joined()), "\(paired)")
-        let typed = try await lab.waitFor("passkey_entered")
+        let typed = try await lab.waitFor("passkey_entered", timeout: hangGuard)
         #expect(typed.int("number") == 13_579)
         #expect(shown.value.withLock { $0 } == [13_579], "our agent was shown the passkey")
         print("pairing (LE SC Passkey Entry, our peripheral displays), Bumble central: \(paired.line)")

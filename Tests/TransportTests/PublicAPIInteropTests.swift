@@ -81,7 +81,7 @@ struct PublicAPIInteropTests {
         }
 
         await central.cancelConnection(peripheral)
-        let bumbleSide = try await lab.waitFor("disconnected")
+        let bumbleSide = try await lab.waitFor("disconnected", timeout: hangGuard)
         #expect(bumbleSide.int("reason") == 0x13)
         // The session's capture, from the peer's host: our decoder and tshark agree on it.
         try await lab.finishAndVerifyCaptures()
@@ -158,7 +158,7 @@ struct PublicAPIInteropTests {
             throw WaitFailed("the first peripheral's lifecycle ended before it disconnected")
         }
         #expect(await peripherals[0].state == .disconnected)
-        _ = try await lab.waitFor("disconnected")
+        _ = try await lab.waitFor("disconnected", timeout: hangGuard)
         #expect(try await peripherals[1].readValue(for: readable[1]) == Array("attune-by-uuid".utf8))
         #expect(await peripherals[1].state == .connected)
     }

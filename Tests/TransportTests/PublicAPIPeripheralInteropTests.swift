@@ -1,4 +1,5 @@
 import Attune
+import ControllerTestSupport
 import Foundation
 import Testing
 
@@ -59,7 +60,7 @@ struct PublicAPIPeripheralInteropTests {
         defer { requests.cancel(); subscriptions.cancel() }
         try await manager.startAdvertising(localName: "AttuneHost")
 
-        let verdict = try await lab.run("judge AttuneHost \(mtu)", timeout: .seconds(60))
+        let verdict = try await lab.run("judge AttuneHost \(mtu)", timeout: hangGuard)
         let cells = verdict.cells()
         #expect(Set(cells.keys) == Set(BumbleInteropTests.judgeCells), "\(verdict)")
         for name in BumbleInteropTests.judgeCells {
