@@ -111,12 +111,12 @@ struct GatewayBumbleTests {
         let secondLink = try #require(lab.events.last { $0.name == "connected" && $0.peer == "hr" }?.int("link"))
         #expect(secondLink > firstLink, "a new link")
 
-        // Let values flow a while on the new link, then count what Bumble saw.
+        // Ten values on the new link, each waited for, then count what Bumble saw.
         let afterResume = observer.messages.count
         var more = 0
         while more < 10 {
             let index = observer.messages.count
-            guard await observer.first(after: index, within: .seconds(20), where: { $0.topic == "attune/dev/hr/heart_rate" }) != nil else { break }
+            guard await observer.first(after: index, within: hangGuard, where: { $0.topic == "attune/dev/hr/heart_rate" }) != nil else { break }
             more = observer.messages.dropFirst(afterResume).filter { $0.topic == "attune/dev/hr/heart_rate" }.count
         }
         #expect(more >= 10, "values keep flowing on the new link")
