@@ -41,8 +41,9 @@ struct AttuneProcess {
         return environment
     }
 
-    /// Runs `attune ARGS`, killing it after `timeout` seconds so a hang fails the test
-    /// instead of stalling the suite. The waiting happens on a thread of its own: the
+    /// Runs `attune ARGS`, killing it after `timeout` seconds (never less than the hang
+    /// guard: a loaded machine may stretch any command, and only a hang may fail here) so
+    /// a hang fails the test instead of stalling the suite. The waiting happens on a thread of its own: the
     /// concurrency pool has a thread per core, and tests blocking it starve the rest of
     /// the suite.
     /// With `discardStdout`, stdout goes to /dev/null (``stdout`` is empty), as when a
@@ -82,7 +83,7 @@ struct AttuneProcess {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, &cArguments, environ)
         guard spawned == 0 else { throw SpawnFailed(arguments: arguments, errno: spawned) }
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = ContinuousClock.now + max(.milliseconds(Int(timeout * 1000)), hangGuard)
         var status: Int32 = 0
         var usage = rusage()
         var highWater = 0
@@ -91,8 +92,9 @@ struct AttuneProcess {
             if ContinuousClock.now > deadline {
                 kill(pid, SIGKILL)
                 _ = waitpid(pid, &status, 0)
-                throw TimedOut(arguments: arguments, seconds: timeout)
+                throw TimedOut(arguments: arguments, seconds: max(timeout, Double(hangGuard.components.seconds)))
             }
+            // A sampler, not a delay: VmHWM can only be read while the process lives.
             usleep(10_000)
         }
         // WIFEXITED / WEXITSTATUS, spelled out (the C macros are not imported).

@@ -94,9 +94,19 @@ struct BumbleCLITests {
             serve.environment = AttuneProcess.privateStoreEnvironment()
             let events = Pipe()
             serve.standardOutput = events
-            serve.standardError = FileHandle.nullDevice
+            let status = Pipe()
+            serve.standardError = status
             try serve.run()
-            Thread.sleep(forTimeInterval: 2)
+            // Judged once serve says it serves: its "serving …" line follows startAdvertising.
+            // (A serve that ends first leaves the judge to say what is missing.)
+            let said = status.fileHandleForReading
+            var text = ""
+            while !text.contains("serving ") {
+                let chunk = said.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            Thread.detachNewThread { _ = said.readDataToEndOfFile() }
             let result = lab.command("judge AS", until: "result", timeout: 90)
             serve.terminate()
             serve.waitUntilExit()

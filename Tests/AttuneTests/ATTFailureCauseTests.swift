@@ -93,7 +93,7 @@ struct ATTFailureCauseTests {
         let central = CentralManager(transport: .memory(radio))
         let peripheral = central.peripheral(address: RawATTPeer.address, type: .random)
         let events = peripheral.lifecycleEvents
-        try? await central.connect(peripheral, timeout: .seconds(10), discoverDatabase: false)
+        try? await central.connect(peripheral, timeout: hangGuard, discoverDatabase: false)
         let down = try await first(events, "disconnected") {
             if case .disconnected = $0 { true } else { false }
         }

@@ -103,7 +103,8 @@ struct BoundedPathTests {
         let rig = try await Rig()
         // Nobody reads `requests`: write commands fill it, then a read must still be
         // answered at once instead of waiting out the ATT timeout.
-        let refused = Task { try await first(rig.manager.events, "refusal", seconds: 30) {
+        let refusedEvents = rig.manager.events
+        let refused = Task { try await first(refusedEvents, "refusal") {
             if case .requestRefused(let r) = $0 { return r.kind == .read } else { return false }
         } }
         let extra = 5

@@ -89,7 +89,7 @@ struct CapturedPeripheralTests {
         let name = recording.localName
         let ad = try await first(try central.scan(), "the recording's advertisement") { $0.localName == name }
         let peripheral = central.peripheral(for: ad)
-        try await within(10, "connect") { try await central.connect(peripheral, timeout: .seconds(10)) }
+        try await central.connect(peripheral, timeout: hangGuard)
 
         // Discovery finds what the captured server answered.
         let services = try await peripheral.discoverServices()

@@ -83,15 +83,16 @@ struct EndToEndTests {
         // Writes without response, flow-controlled, and a long value.
         let stream = try #require(characteristics.first { $0.uuid == Self.stream })
         #expect(await peripheral.maximumWriteValueLength(for: .withoutResponse) == 509)
+        let stored = rig.peripheralManager.events
+        let streamHandle = rig.published[Self.stream]!.valueHandle
         for i in 0..<20 { try await peripheral.writeValue([UInt8(i)], for: stream, type: .withoutResponse) }
         await #expect(throws: AttuneError.invalidValueLength(510, maximum: 509)) {
             try await peripheral.writeValue(Array(repeating: 0, count: 510), for: stream, type: .withoutResponse)
         }
-        try await within(5, "last write stored") {
-            while await rig.peripheralManager.value(of: rig.published[Self.stream]!) != [19] {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+        _ = try await first(stored, "last write stored") {
+            if case .valueWritten(_, streamHandle, [19]) = $0 { true } else { false }
         }
+        #expect(await rig.peripheralManager.value(of: rig.published[Self.stream]!) == [19])
         await #expect(throws: AttuneError.self) {
             try await peripheral.writeValue([1], for: body, type: .withResponse)
         }
@@ -110,7 +111,8 @@ struct EndToEndTests {
         let measurement = try #require(characteristics.first { $0.uuid == Self.measurement })
         let alarm = try #require(characteristics.first { $0.uuid == Self.alarm })
 
-        let subscribed = Task { try await first(rig.peripheralManager.events, "subscription") {
+        let subscribedEvents = rig.peripheralManager.events
+        let subscribed = Task { try await first(subscribedEvents, "subscription") {
             if case .subscriptionChanged(_, _, let c) = $0 { return c == .notification } else { return false }
         } }
         let values = await peripheral.notifications(for: measurement)
@@ -127,11 +129,16 @@ struct EndToEndTests {
         #expect(try await iterator.next()?.value == [0x06, 73])
 
         let indications = await peripheral.notifications(for: alarm)
+        let alarmSubscribed = rig.peripheralManager.events
+        let confirmedEvents = rig.peripheralManager.events
         try await peripheral.setNotifyValue(true, for: alarm)
-        let confirmed = Task { try await first(rig.peripheralManager.events, "confirmation") {
+        // updateValue indicates only to centrals the server knows are subscribed.
+        _ = try await first(alarmSubscribed, "indication subscription") {
+            if case .subscriptionChanged(_, _, let c) = $0 { c == .indication } else { false }
+        }
+        let confirmed = Task { try await first(confirmedEvents, "confirmation") {
             if case .indicationCompleted(_, let ok) = $0 { return ok } else { return false }
         } }
-        try await Task.sleep(for: .milliseconds(20))
         #expect(await rig.peripheralManager.updateValue([0xAA], for: rig.published[Self.alarm]!))
         var alarms = indications.makeAsyncIterator()
         #expect(try await alarms.next()?.value == [0xAA])
@@ -157,24 +164,21 @@ struct EndToEndTests {
         #expect(store.record(for: peripheral.identifier)?.subscriptions.count == 1)
         #expect(store.record(for: peripheral.identifier)?.cache?.databaseHash?.count == 16)
 
+        let measurementHandle = rig.published[Self.measurement]!.valueHandle
+        let serverEvents = rig.peripheralManager.events
         rig.radio.dropLinks()
         let sawDrop = try await first(events, "disconnect") {
             if case .disconnected(.hci(HCIStatus(0x08)), let at) = $0 { return at != nil } else { return false }
         }
         _ = sawDrop
-        try await within(5, "ready again") {
-            while await peripheral.phase != .ready { try await Task.sleep(for: .milliseconds(5)) }
-        }
         let seen = try await collect(events, until: .phase(.ready))
         #expect(seen.contains(.cacheValidated(hit: true)))
         #expect(!seen.contains(.phase(.discovering)))
         #expect(seen.contains { if case .subscriptionRestored = $0 { true } else { false } })
 
         // The CCCD was written again: values flow on the same stream.
-        try await within(5, "subscription restored on the server") {
-            while await rig.peripheralManager.subscribedCentrals(for: rig.published[Self.measurement]!).isEmpty {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+        _ = try await first(serverEvents, "subscription restored on the server") {
+            if case .subscriptionChanged(_, measurementHandle, .notification) = $0 { true } else { false }
         }
         #expect(await rig.peripheralManager.updateValue([0x06, 90], for: rig.published[Self.measurement]!))
         var iterator = values.makeAsyncIterator()
@@ -265,10 +269,10 @@ struct EndToEndTests {
         let service = try #require(try await peripheral.discoverServices([Self.heartRate]).first)
         let measurement = try #require(try await peripheral.discoverCharacteristics([Self.measurement], for: service).first)
         try await peripheral.setNotifyValue(true, for: measurement)
+        let ending = peripheral.lifecycleEvents
         await rig.central.cancelConnection(peripheral)
-        try await within(5, "disconnected") {
-            while await peripheral.state != .disconnected { try await Task.sleep(for: .milliseconds(5)) }
-        }
+        _ = try await collect(ending, until: .phase(.disconnected))
+        #expect(await peripheral.state == .disconnected)
         // Cancelling ended the subscription; subscribe again in the record as a gateway would.
         try rig.central.store.update(address: peripheral.address, type: peripheral.addressType) {
             $0.subscriptions = [Subscription(serviceUUID: Self.heartRate, characteristicUUID: Self.measurement,
@@ -284,25 +288,25 @@ struct EndToEndTests {
         #expect(restored.map(\.identifier) == [peripheral.identifier])
         #expect(await restored[0].name == "Pulse")
         let events = restored[0].lifecycleEvents
+        let serverEvents = rig.peripheralManager.events
         let result = await restarted.resumeAutoConnect()
         #expect(result.connected.count == 1 && result.failed.isEmpty)
-        let seen = try await collect(events, until: .phase(.ready), seconds: 1)
+        let seen = try await collect(events, until: .phase(.ready))
             .filter { if case .phase = $0 { false } else { true } }
         _ = seen
         #expect(await restored[0].isNotifying(measurement))
-        try await within(5, "subscription restored on the server") {
-            while await rig.peripheralManager.subscribedCentrals(for: rig.published[Self.measurement]!).isEmpty {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+        let measurementHandle = rig.published[Self.measurement]!.valueHandle
+        _ = try await first(serverEvents, "subscription restored on the server") {
+            if case .subscriptionChanged(_, measurementHandle, .notification) = $0 { true } else { false }
         }
+        #expect(await rig.peripheralManager.subscribedCentrals(for: rig.published[Self.measurement]!).count == 1)
         await restarted.cancelConnection(restored[0])
     }
 }
 
 /// Events up to and including `last`.
-func collect(_ events: AsyncStream<LifecycleEvent>, until last: LifecycleEvent,
-             seconds: Double = 15) async throws -> [LifecycleEvent] {
-    try await within(seconds, "lifecycle until \(last)") {
+func collect(_ events: AsyncStream<LifecycleEvent>, until last: LifecycleEvent) async throws -> [LifecycleEvent] {
+    try await within("lifecycle until \(last)") {
         var seen: [LifecycleEvent] = []
         for await event in events {
             seen.append(event)

@@ -16,7 +16,7 @@ struct LiveReplayTests {
         let name = served.peripheral.localName
         let ad = try await first(try central.scan(), "the recording's advertisement") { $0.localName == name }
         let peripheral = central.peripheral(for: ad)
-        try await within(10, "connect") { try await central.connect(peripheral, timeout: .seconds(10)) }
+        try await central.connect(peripheral, timeout: hangGuard)
         return (central, peripheral)
     }
 

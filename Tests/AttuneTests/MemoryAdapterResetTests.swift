@@ -31,7 +31,7 @@ struct MemoryAdapterResetTests {
         try await central.resetAdapter()
 
         #expect(central.state == .poweredOn)
-        try await within(5, "the scan ends") { for await _ in scan {} }
+        try await within("the scan ends") { for await _ in scan {} }
         let outcome = await pending.value
         guard case .failure(.connectionFailed) = outcome else {
             Issue.record("the waiting connect should fail, got \(outcome)")
@@ -44,7 +44,7 @@ struct MemoryAdapterResetTests {
                 "ended by our own (local) controller")
         try await eventually("the peer saw the link go") { await rig.manager.connectedCentrals.count == 1 }
         #expect(await bystander.state == .connected, "another central's controller is not reset")
-        let seen = try await within(5, "states") { () -> [ManagerState] in
+        let seen = try await within("states") { () -> [ManagerState] in
             var seen: [ManagerState] = []
             for await state in states {
                 seen.append(state)

@@ -18,8 +18,8 @@ struct MemoryTapTests {
         // The demo's manager was the radio's first controller.
         let demoAddress = BluetoothAddress(rawValue: 0xC0_00_00_00_00_01)
         let peripheral = central.peripheral(address: demoAddress, type: .random)
-        try await within(20, "connect") { try await central.connect(peripheral, preferredMTU: 100) }
-        let value = try await within(20, "long read") {
+        try await within("connect") { try await central.connect(peripheral, preferredMTU: 100) }
+        let value = try await within("long read") {
             let service = try await peripheral.discoverServices([DemoPeripheral.customService])[0]
             let characteristic = try await peripheral.discoverCharacteristics([DemoPeripheral.longReadCharacteristic],
                                                                              for: service)[0]

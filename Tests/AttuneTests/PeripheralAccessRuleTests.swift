@@ -14,10 +14,11 @@ struct PeripheralAccessRuleTests {
         let peerAddress = BluetoothAddress(0x11, 0x22, 0x33, 0x44, 0x55, 0x66)
         let peerAddressType = BluetoothAddressType.public
         let peer = LinkInbox<LinkEvent>(capacity: 16)
-        let sent = Mutex<[[UInt8]]>([])
+        /// What the server sent, in order.
+        let (sent, sentInput) = AsyncStream.makeStream(of: [UInt8].self)
         let level = Mutex(LinkSecurity.none)
         nonisolated(nonsending) func receive() async -> [LinkEvent] { await peer.take() }
-        func send(_ pdu: [UInt8]) { sent.withLock { $0.append(pdu) } }
+        func send(_ pdu: [UInt8]) { sentInput.yield(pdu) }
         var canSend: Bool { true }
         var hasEnded: Bool { false }
         func sendReady() async {}
@@ -27,14 +28,9 @@ struct PeripheralAccessRuleTests {
 
         /// Sends a Read Request and waits for the server's answer to it.
         func read(_ handle: AttributeHandle) async throws -> [UInt8] {
-            let before = sent.withLock { $0.count }
             peer.push(.received([0x0A, UInt8(handle.rawValue & 0xFF), UInt8(handle.rawValue >> 8)]))
-            let deadline = ContinuousClock.now + .seconds(10)
-            while ContinuousClock.now < deadline {
-                if let answer = sent.withLock({ $0.count > before ? $0[before] : nil }) { return answer }
-                await Task.yield()
-            }
-            throw CancellationError()
+            // One request at a time, so the next PDU the server sends is its answer.
+            return try await first(sent, "the answer to a read of \(handle)") { _ in true }
         }
     }
 

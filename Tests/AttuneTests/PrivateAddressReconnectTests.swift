@@ -26,7 +26,7 @@ struct PrivateAddressReconnectTests {
         let peripheral = central.peripheral(address: Self.earlier, type: .random)
         #expect(peripheral.identifier == PeripheralIdentifier.make(address: Self.earlier, type: .random))
         // No scan of our own first: connect alone has to find it.
-        try await central.connect(peripheral, timeout: .seconds(10))
+        try await central.connect(peripheral, timeout: hangGuard)
         #expect(await peripheral.state == .connected)
         let services = try await peripheral.discoverServices([BondSignedWriteTests.service])
         #expect(services.count == 1, "the link reached the peripheral at its new address")

@@ -80,10 +80,9 @@ struct ProcedureEdgeTests {
         let rig = try await Rig()
         #expect(try await rig.peripheral.discoverServices().contains { $0.uuid == Self.serviceUUID })
         try await rig.manager.remove(rig.published)
-        try await within(5, "rediscovery after Service Changed") {
-            while try await rig.peripheral.discoverServices().contains(where: { $0.uuid == Self.serviceUUID }) {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+        // No public event marks the client's rediscovery done: look until it is.
+        try await eventually("rediscovery after Service Changed") {
+            try await !rig.peripheral.discoverServices().contains(where: { $0.uuid == Self.serviceUUID })
         }
         await #expect(throws: AttuneError.self) { _ = try await rig.peripheral.readValue(for: rig[Self.blob]) }
     }
@@ -213,13 +212,13 @@ struct StepwiseDiscoveryTests {
         #expect(measurement.descriptors == nil)
         // Subscribing finds the CCCD by discovering descriptors on demand.
         let values = await peripheral.notifications(for: measurement)
+        let serverEvents = manager.events
         try await peripheral.setNotifyValue(true, for: measurement)
         let tree = try #require(await peripheral.services?.first { $0.uuid == EndToEndTests.heartRate })
         #expect(tree.characteristics?.first?.descriptors?.map(\.uuid) == [GATTAttributeType.clientCharacteristicConfiguration])
-        try await within(5, "subscribed") {
-            while await manager.subscribedCentrals(for: published.characteristics[0]).isEmpty {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+        let measurementHandle = published.characteristics[0].valueHandle
+        _ = try await first(serverEvents, "subscribed") {
+            if case .subscriptionChanged(_, measurementHandle, .notification) = $0 { true } else { false }
         }
         #expect(await manager.updateValue([0, 99], for: published.characteristics[0]))
         var iterator = values.makeAsyncIterator()

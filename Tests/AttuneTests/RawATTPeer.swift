@@ -39,7 +39,7 @@ enum RawATTPeer {
         let central = CentralManager(transport: .memory(radio))
         let peripheral = central.peripheral(address: address, type: .random)
         await peripheral.setTransactionTimeout(transactionTimeout)
-        try await central.connect(peripheral, timeout: .seconds(10), discoverDatabase: discover)
+        try await central.connect(peripheral, timeout: hangGuard, discoverDatabase: discover)
         return (central, peripheral)
     }
 

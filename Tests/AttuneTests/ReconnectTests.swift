@@ -41,10 +41,9 @@ struct ReconnectTests {
         let radio = MemoryRadio()
         let central = CentralManager(transport: .memory(radio))
         let p = central.peripheral(address: BluetoothAddress(rawValue: 0xC0_00_00_00_99_99), type: .random)
+        let events = p.lifecycleEvents
         let attempt = Task { try await central.connect(p) }
-        try await within(5, "connecting") {
-            while await p.state != .connecting { try await Task.sleep(for: .milliseconds(2)) }
-        }
+        _ = try await collect(events, until: .phase(.connecting))
         await central.cancelConnection(p)
         await #expect(throws: AttuneError.cancelled) { try await attempt.value }
         #expect(await p.state == .disconnected)

@@ -102,7 +102,8 @@ struct SecondaryServiceTests {
         #expect(try await peripheral.readValue(for: characteristic) == [0x22])
         #expect(try await peripheral.readValue(for: descriptors[1]) == Array("Offset".utf8))
 
-        let subscribed = Task { try await first(rig.manager.events, "subscription") {
+        let subscribedEvents = rig.manager.events
+        let subscribed = Task { try await first(subscribedEvents, "subscription") {
             if case .subscriptionChanged(_, _, let c) = $0 { return c == .notification } else { return false }
         } }
         let values = await peripheral.notifications(for: characteristic)

@@ -37,7 +37,7 @@ struct StateRestorationTests {
         let record = try #require(second.store.record(for: original.identifier))
         #expect(record.autoConnect, "connect(reconnect: .automatic) marked it for restoration")
         #expect(record.subscriptions.count == 1, "the subscription persisted")
-        let (connected, failed) = await second.resumeAutoConnect(timeout: .seconds(10))
+        let (connected, failed) = await second.resumeAutoConnect(timeout: hangGuard)
         #expect(failed.isEmpty)
         let restored = try #require(connected.first)
         #expect(restored !== original)

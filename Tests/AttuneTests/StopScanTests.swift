@@ -15,6 +15,6 @@ struct StopScanTests {
             return true
         }
         await central.stopScan()
-        #expect(try await within(5, "both scans ended") { await ended.value })
+        #expect(try await within("both scans ended") { await ended.value })
     }
 }

@@ -104,7 +104,7 @@ struct GatewayBrokerRestartTests {
         try await GatewayTestRig.run(broker: .init(persistence: true, extraLines: ["max_queued_messages 0"])) { rig in
             let broker = rig.broker
             let subscriber = try MosquittoSubscriber(port: broker.port, topic: "attune/dev/+/seq", clientID: "restart-values")
-            #expect(await subscriber.waitSubscribed(timeout: .seconds(10)))
+            #expect(await subscriber.waitSubscribed(timeout: hangGuard))
             let counters = try await Self.startPeripherals(on: rig.radio)
             let configuration = try GatewayConfiguration(yaml: Array(Self.config(on: rig).utf8))
             let mqtt = try rig.mqtt(for: configuration, will: true, outboundCapacity: capacity)
@@ -114,7 +114,7 @@ struct GatewayBrokerRestartTests {
 
             // Values from every device flow before the broker goes.
             let bases = counters.map { Int($0.base) }
-            let flowing = await subscriber.waitFor(timeout: .seconds(60)) { lines in
+            let flowing = await subscriber.waitFor(timeout: hangGuard) { lines in
                 let seen = Self.values(lines.filter { $0.hasPrefix("MSG ") }.map { String($0.dropFirst(4)) })
                 return bases.allSatisfy { base in seen.contains { $0 >= base && $0 < base + 1_000_000 } }
             }
@@ -123,24 +123,24 @@ struct GatewayBrokerRestartTests {
             broker.stop()
             // The outage lasts until each device has sent `outage` more values (events, not a delay).
             let atStop = counters.map(\.sent)
-            try await waitUntil(within: .seconds(60)) { zip(counters, atStop).allSatisfy { $0.sent >= $1 + outage } }
+            try await waitUntil("each device sent its outage values") { zip(counters, atStop).allSatisfy { $0.sent >= $1 + outage } }
             try broker.restart()
             // Values sent once the gateway is back on the broker pass straight through.
-            try await waitUntil(within: .seconds(60)) { mqtt.statistics.connections >= 2 }
+            try await waitUntil("the gateway is back on the broker") { mqtt.statistics.connections >= 2 }
             let atReconnect = counters.map(\.sent)
-            try await waitUntil(within: .seconds(60)) { zip(counters, atReconnect).allSatisfy { $0.sent >= $1 + 20 } }
+            try await waitUntil("twenty more values from each device") { zip(counters, atReconnect).allSatisfy { $0.sent >= $1 + 20 } }
             for sender in senders { sender.cancel() }
             for sender in senders { await sender.value }
             let sent = counters.map(\.sent)
             let expected = Set(zip(bases, sent).flatMap { base, count in (0..<count).map { base + $0 } })
 
             // Everything the gateway still holds goes out; the subscriber gets what the broker kept.
-            try await waitUntil(within: .seconds(60)) {
+            try await waitUntil("the client has sent all it held") {
                 let s = mqtt.statistics
                 return s.queued == 0 && s.inFlight == 0
             }
             let droppedByClient = mqtt.statistics.droppedMessages
-            _ = await subscriber.waitFor(timeout: .seconds(30)) { lines in
+            _ = await subscriber.waitFor(timeout: hangGuard) { lines in
                 let seen = Set(Self.values(lines.filter { $0.hasPrefix("MSG ") }.map { String($0.dropFirst(4)) }))
                 return seen.intersection(expected).count + droppedByClient >= expected.count
             }
@@ -151,7 +151,7 @@ struct GatewayBrokerRestartTests {
             // one, not the retained copy from before this subscription): later than any drop.
             // (Its mqtt_queued may say 1: the adapters message it follows is in the queue then.)
             let stats = try rig.recorder("attune/gateway/attune-restart/stats", id: "restart-stats")
-            let fresh = await stats.first(within: .seconds(10)) { !$0.retain }
+            let fresh = await stats.first(within: hangGuard) { !$0.retain }
             let text = try #require(fresh?.text, "a stats message after the queue drained: \(stats.messages.map { "\($0.retain) \($0.text ?? "")" }) \(mqtt.statistics)")
             let dropped = try #require(Self.number("mqtt_dropped", in: text), "\(text)")
             #expect(dropped == droppedByClient, "the stats topic says what the client counted: \(text)")

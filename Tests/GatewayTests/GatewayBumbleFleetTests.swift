@@ -76,12 +76,12 @@ struct GatewayBumbleFleetTests {
         }
         for id in ["a", "b"] { await gateways[id]?.start() }
 
-        let first = try #require(await observer.first(within: .seconds(60)) { $0.topic == "attune/dev/peer/value" })
+        let first = try #require(await observer.first(within: hangGuard) { $0.topic == "attune/dev/peer/value" })
         let ownerID = try #require(Self.via(first))
         let otherID = ownerID == "a" ? "b" : "a"
         let owner = try #require(gateways[ownerID]), other = try #require(gateways[otherID])
         // Both may claim at first (the lower id wins); the settled lease, renewed, names the owner.
-        let record = await observer.first(within: .seconds(10)) { message in
+        let record = await observer.first(within: hangGuard) { message in
             message.topic == "attune/dev/peer/owner" && (message.text ?? "").contains("\"gateway\":\"\(ownerID)\"")
                 && !(message.text ?? "").contains("\"claim\"")
         }
@@ -97,7 +97,7 @@ struct GatewayBumbleFleetTests {
         let died = observer.messages.count
         let start = ContinuousClock.now
         await owner.abandon()
-        let takenOver = await observer.first(after: died, within: .seconds(30)) { message in
+        let takenOver = await observer.first(after: died, within: hangGuard) { message in
             message.topic == "attune/dev/peer/value" && Self.via(message) == otherID
         }
         let elapsed = ContinuousClock.now - start

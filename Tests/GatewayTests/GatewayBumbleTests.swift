@@ -56,20 +56,20 @@ struct GatewayBumbleTests {
 
         // Values arrive: notified heart rate, polled battery (twice: two poll links), the
         // control device online.
-        let heartRate = try #require(await observer.first(within: .seconds(90)) { $0.topic == "attune/dev/hr/heart_rate" })
+        let heartRate = try #require(await observer.first(within: hangGuard) { $0.topic == "attune/dev/hr/heart_rate" })
         #expect(heartRate.text?.contains("\"unit\": \"bpm\"") == true, "\(heartRate.text ?? "")")
         let firstValue = try #require(Self.value(heartRate), "\(heartRate.text ?? "")")
         // Bumble reports a value once its notify call returns, which can be after the gateway published it.
         let notified = try? await lab.waitFor("notified") { $0.peer == "hr" && $0.int("value") == firstValue }
         #expect(notified != nil, "the value is one Bumble sent: \(heartRate.text ?? "")")
-        let battery = try #require(await observer.first(within: .seconds(60)) { $0.topic == "attune/dev/battery/battery" })
+        let battery = try #require(await observer.first(within: hangGuard) { $0.topic == "attune/dev/battery/battery" })
         let firstRead = try await lab.waitFor("read") { $0.peer == "battery" }
         #expect(Self.value(battery) == firstRead.int("value"), "\(battery.text ?? "") after \(firstRead)")
-        let secondRead = try await lab.waitFor("read", within: .seconds(60)) { $0.peer == "battery" && $0.int("value") != firstRead.int("value") }
-        let polled = await observer.first(within: .seconds(30)) { $0.topic == "attune/dev/battery/battery" && Self.value($0) == secondRead.int("value") }
+        let secondRead = try await lab.waitFor("read", within: hangGuard) { $0.peer == "battery" && $0.int("value") != firstRead.int("value") }
+        let polled = await observer.first(within: hangGuard) { $0.topic == "attune/dev/battery/battery" && Self.value($0) == secondRead.int("value") }
         #expect(polled != nil, "the next poll's value is published")
         #expect(lab.events.filter { $0.name == "connected" && $0.peer == "battery" }.count >= 2, "poll: a link per read")
-        let controlOnline = await observer.first(within: .seconds(60)) {
+        let controlOnline = await observer.first(within: hangGuard) {
             $0.topic == "attune/dev/control/availability" && $0.text == "online"
         }
         #expect(controlOnline != nil)
@@ -78,7 +78,7 @@ struct GatewayBumbleTests {
         try observer.client.publish(MQTTOutboundMessage(topic: "attune/dev/control/control/set", payload: Array("0a0b0c".utf8),
                                                         qos: .atLeastOnce, responseTopic: "reply/bumble",
                                                         correlationData: [0xBE, 0xEF]))
-        let written = try await lab.waitFor("written", within: .seconds(30)) { $0.peer == "control" }
+        let written = try await lab.waitFor("written", within: hangGuard) { $0.peer == "control" }
         #expect(written.string("value") == "0a0b0c")
         let result = try #require(await observer.first { $0.topic == "attune/dev/control/control/result" })
         #expect(result.text?.hasPrefix("{\"ok\": true, \"hex\": \"0a0b0c\"") == true, "\(result.text ?? "")")
@@ -89,7 +89,7 @@ struct GatewayBumbleTests {
         let firstLink = try #require(lab.events.last { $0.name == "connected" && $0.peer == "hr" }?.int("link"))
         let beforeVanish = observer.messages.count
         try await lab.run("vanish hr")
-        let offline = await observer.first(after: beforeVanish, within: .seconds(30)) {
+        let offline = await observer.first(after: beforeVanish, within: hangGuard) {
             $0.topic == "attune/dev/hr/availability" && $0.text == "offline"
         }
         #expect(offline != nil, "offline when the peer is gone")
@@ -99,11 +99,11 @@ struct GatewayBumbleTests {
         let labBeforeReturn = lab.events.count
         try await lab.run("return hr")
         let advertising = try await lab.waitFor("advertising", after: labBeforeReturn) { $0.peer == "hr" }
-        let online = await observer.first(after: beforeReturn, within: .seconds(60)) {
+        let online = await observer.first(after: beforeReturn, within: hangGuard) {
             $0.topic == "attune/dev/hr/availability" && $0.text == "online"
         }
         #expect(online != nil, "online again once reconnected")
-        let resumed = await observer.first(after: beforeReturn, within: .seconds(60)) { $0.topic == "attune/dev/hr/heart_rate" }
+        let resumed = await observer.first(after: beforeReturn, within: hangGuard) { $0.topic == "attune/dev/hr/heart_rate" }
         let flowing = GatewayBumbleLab.monotonicNow()
         #expect(resumed != nil, "values resume after the return")
         let reconnectMilliseconds = (flowing - advertising.time) * 1000
@@ -111,12 +111,12 @@ struct GatewayBumbleTests {
         let secondLink = try #require(lab.events.last { $0.name == "connected" && $0.peer == "hr" }?.int("link"))
         #expect(secondLink > firstLink, "a new link")
 
-        // Let values flow a while on the new link, then count what Bumble saw.
+        // Ten values on the new link, each waited for, then count what Bumble saw.
         let afterResume = observer.messages.count
         var more = 0
         while more < 10 {
             let index = observer.messages.count
-            guard await observer.first(after: index, within: .seconds(20), where: { $0.topic == "attune/dev/hr/heart_rate" }) != nil else { break }
+            guard await observer.first(after: index, within: hangGuard, where: { $0.topic == "attune/dev/hr/heart_rate" }) != nil else { break }
             more = observer.messages.dropFirst(afterResume).filter { $0.topic == "attune/dev/hr/heart_rate" }.count
         }
         #expect(more >= 10, "values keep flowing on the new link")

@@ -74,7 +74,7 @@ struct GatewayMemoryTests {
             let offline = await observer.first(after: before) { $0.topic == "attune/dev/demo/availability" && $0.text == "offline" }
             #expect(offline != nil, "offline when the link drops")
             let dropped = observer.messages.count
-            let back = await observer.first(after: dropped, within: .seconds(30)) { message in
+            let back = await observer.first(after: dropped, within: hangGuard) { message in
                 message.topic == "attune/dev/demo/availability" && message.text == "online"
             }
             #expect(back != nil)
@@ -119,7 +119,7 @@ struct GatewayMemoryTests {
             _ = await updates.value
             let silent = observer.messages.count
             // 5 × 0.1 s is below the 2 s floor: the re-arm comes 2 s into the silence.
-            let rearmed = await observer.first(after: silent, within: .seconds(20)) { message in
+            let rearmed = await observer.first(after: silent, within: hangGuard) { message in
                 message.topic == "attune/dev/demo/explain" && (message.text ?? "").contains("\"resubscribes\": 1")
             }
             #expect(rearmed?.text?.contains("its CCCD read 0100 and was written again") == true, "\(rearmed?.text ?? "none")")

@@ -126,13 +126,21 @@ final class GatewayTestRig: Sendable {
     }
 }
 
-/// Waits until `condition` holds, checking it every 10 ms, or fails after `timeout`.
-func waitUntil(within timeout: Duration, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw WaitTimedOut() }
+/// How long a test waits for something before it calls the wait a hang. Only a guard:
+/// minutes, because a loaded two-core machine has held a test's tasks for over four.
+let hangGuard: Duration = .seconds(600)
+
+/// Waits until `condition` holds, checking it every 10 ms, or fails at `limit`. Only for
+/// states nothing announces (a counter a peripheral keeps, say): prefer an event.
+func waitUntil(_ what: String, within limit: Duration = hangGuard, _ condition: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + limit
+    while !(await condition()) {
+        guard ContinuousClock.now < deadline else { throw WaitTimedOut(what: what) }
         try await Task.sleep(for: .milliseconds(10))
     }
 }
 
-struct WaitTimedOut: Error {}
+struct WaitTimedOut: Error, CustomStringConvertible {
+    var what: String
+    var description: String { "nothing within the hang guard: \(what)" }
+}

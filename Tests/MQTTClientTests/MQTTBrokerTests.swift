@@ -14,13 +14,13 @@ import MQTTTestSupport
         try subscriber.subscribe("rt/#", qos: .atLeastOnce)
         #expect(await subscribed(subscriber, "rt/#"))
         try publisher.publish(MQTTOutboundMessage(topic: "rt/a", text: "hello", qos: .atLeastOnce, retain: true))
-        let live = await first(subscriber.messages, within: .seconds(10)) { $0.value?.topic == "rt/a" }?.value
+        let live = await first(subscriber.messages, within: hangGuard) { $0.value?.topic == "rt/a" }?.value
         #expect(live?.text == "hello")
         #expect(live?.qos == .atLeastOnce)
         #expect(live?.retain == false)
         let late = try client(port: broker.port, id: "rt-late")
         try late.subscribe("rt/#")
-        let retained = await first(late.messages, within: .seconds(10)) { $0.value?.topic == "rt/a" }?.value
+        let retained = await first(late.messages, within: hangGuard) { $0.value?.topic == "rt/a" }?.value
         #expect(retained?.text == "hello")
         #expect(retained?.retain == true)
         #expect(publisher.statistics.acknowledged == 1)
@@ -37,14 +37,14 @@ import MQTTTestSupport
         try requester.publish(MQTTOutboundMessage(topic: "dev/x/set", payload: [0x01, 0x02], qos: .atLeastOnce,
                                                   messageExpiry: 60, responseTopic: "dev/x/set/result",
                                                   correlationData: [0xCA, 0xFE, 0x00, 0x01]))
-        let request = await first(responder.messages, within: .seconds(10)) { $0.value != nil }?.value
+        let request = await first(responder.messages, within: hangGuard) { $0.value != nil }?.value
         #expect(request?.payload == [0x01, 0x02])
         #expect(request?.responseTopic == "dev/x/set/result")
         #expect(request?.correlationData == [0xCA, 0xFE, 0x00, 0x01])
         #expect(request.flatMap(\.messageExpiry).map { $0 > 0 && $0 <= 60 } == true)
         // A plain message carries none of them.
         try requester.publish(MQTTOutboundMessage(topic: "dev/x/set", text: "plain", qos: .atLeastOnce))
-        let plain = await first(responder.messages, within: .seconds(10)) { $0.value != nil }?.value
+        let plain = await first(responder.messages, within: hangGuard) { $0.value != nil }?.value
         #expect(plain?.text == "plain" && plain?.responseTopic == nil && plain?.correlationData == nil && plain?.messageExpiry == nil)
         await responder.close()
         await requester.close()
@@ -62,9 +62,9 @@ import MQTTTestSupport
         }
         #expect(await connected(dying))
         try dying.publish(MQTTOutboundMessage(topic: "gw/kitchen/status", text: "online", qos: .atLeastOnce, retain: true))
-        #expect(await first(observer.messages, within: .seconds(10)) { $0.value?.text == "online" } != nil)
+        #expect(await first(observer.messages, within: hangGuard) { $0.value?.text == "online" } != nil)
         await dying.closeWithoutDisconnect()
-        let will = await first(observer.messages, within: .seconds(10)) { $0.value?.topic == "gw/kitchen/status" }?.value
+        let will = await first(observer.messages, within: hangGuard) { $0.value?.topic == "gw/kitchen/status" }?.value
         #expect(will?.text == "offline")
         #expect(will.flatMap(\.messageExpiry).map { $0 > 3_500 && $0 <= 3_600 } == true)
         await observer.close()
@@ -74,7 +74,7 @@ import MQTTTestSupport
     func brokerRestartLosesNothingUncounted() async throws {
         let broker = try MosquittoBroker.start(options: .init(persistence: true, extraLines: ["max_queued_messages 0"]))
         let subscriber = try MosquittoSubscriber(port: broker.port, topic: "load/#", clientID: "restart-sub")
-        #expect(await subscriber.waitSubscribed(timeout: .seconds(10)))
+        #expect(await subscriber.waitSubscribed(timeout: hangGuard))
         let publisher = try client(port: broker.port, id: "restart-pub")
         #expect(await connected(publisher))
         func publish(_ range: Range<Int>) throws {
@@ -84,15 +84,15 @@ import MQTTTestSupport
         }
         try publish(0..<300)
         broker.stop()  // mid-flight: some handed over, some acknowledged, some still queued
-        #expect(await first(publisher.events, within: .seconds(10)) {
+        #expect(await first(publisher.events, within: hangGuard) {
             if case .value(.disconnected) = $0 { return true } else { return false }
         } != nil)
         try publish(300..<700)
         try broker.restart()
         try publish(700..<1_000)
-        #expect(await connected(publisher, within: .seconds(40)))
+        #expect(await connected(publisher, within: hangGuard))
         let dropped = publisher.statistics.droppedMessages
-        let complete = await subscriber.waitFor(timeout: .seconds(60)) { lines in
+        let complete = await subscriber.waitFor(timeout: hangGuard) { lines in
             Set(lines.filter { $0.hasPrefix("MSG ") }).count + dropped >= 1_000
         }
         let unique = Set(subscriber.payloads)
@@ -107,7 +107,7 @@ import MQTTTestSupport
     func queueBoundDropsOldest() async throws {
         let broker = try MosquittoBroker.start(options: .init(persistence: true))
         let subscriber = try MosquittoSubscriber(port: broker.port, topic: "bound/#", clientID: "bound-sub")
-        #expect(await subscriber.waitSubscribed(timeout: .seconds(10)))
+        #expect(await subscriber.waitSubscribed(timeout: hangGuard))
         broker.stop()
         var configuration = try MQTTConfiguration(url: "mqtt://127.0.0.1:\(broker.port)", clientID: "bound-pub")
         configuration.outboundCapacity = 10
@@ -119,7 +119,7 @@ import MQTTTestSupport
         #expect(publisher.statistics.droppedMessages == 15)
         #expect(publisher.statistics.queued == 10)
         try broker.restart()
-        #expect(await subscriber.waitFor(timeout: .seconds(30)) { $0.filter { $0.hasPrefix("MSG ") }.count >= 10 })
+        #expect(await subscriber.waitFor(timeout: hangGuard) { $0.filter { $0.hasPrefix("MSG ") }.count >= 10 })
         #expect(subscriber.payloads == (15..<25).map { "b\($0)" })
         #expect(publisher.statistics.acknowledged == 10)
         await publisher.close()
@@ -157,10 +157,19 @@ import MQTTTestSupport
                 }
             }
         }
-        let lost = await first(watched.events, within: .milliseconds(200)) {
-            if case .value(.disconnected) = $0 { return true } else { return false }
+        // Absence by order: the SUBACK of a subscription made after the spin comes after any
+        // disconnection the spin caused, so the first of the two says which happened.
+        try watched.subscribe("probe/#")
+        let next = await first(watched.events, within: hangGuard) {
+            switch $0 {
+            case .value(.disconnected), .value(.subscribed("probe/#", _)): return true
+            default: return false
+            }
         }
-        #expect(lost == nil, "\(broker.log)")
+        guard case .value(.subscribed)? = next else {
+            Issue.record("\(String(describing: next)) before the probe's SUBACK; \(broker.log)")
+            return
+        }
         #expect(watched.isConnected)
         #expect(watched.statistics.connections == 1)
         await watched.close()

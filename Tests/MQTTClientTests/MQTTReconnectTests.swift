@@ -13,10 +13,10 @@ import MQTTTestSupport
         #expect(await subscribed(subscriber, "cmd/#"))
         try broker.restart()
         // The fresh broker knows no subscription: only the client's own re-send brings it back.
-        #expect(await subscribed(subscriber, "cmd/#", within: .seconds(30)))
+        #expect(await subscribed(subscriber, "cmd/#", within: hangGuard))
         let publisher = try client(port: broker.port, id: "resub-pub")
         try publisher.publish(MQTTOutboundMessage(topic: "cmd/a", text: "after", qos: .atLeastOnce))
-        let message = await first(subscriber.messages, within: .seconds(10)) { $0.value != nil }?.value
+        let message = await first(subscriber.messages, within: hangGuard) { $0.value != nil }?.value
         #expect(message?.text == "after")
         #expect(subscriber.statistics.connections == 2)
         await subscriber.close()
@@ -30,7 +30,7 @@ import MQTTTestSupport
             configuration.username = "gateway"
             configuration.password = "nope"
         }
-        let refusal = await first(wrong.events, within: .seconds(10)) {
+        let refusal = await first(wrong.events, within: hangGuard) {
             if case .value(.disconnected) = $0 { return true } else { return false }
         }
         guard case .value(.disconnected(let reason))? = refusal else {

@@ -1,7 +1,12 @@
 @testable import MQTTClient
 
+/// How long a test waits for an event before it calls the wait a hang. Only a guard:
+/// minutes, because a loaded two-core machine has held a test's tasks for over four.
+let hangGuard: Duration = .seconds(600)
+
 /// The first element of `stream` that `predicate` accepts, or nil once `timeout` passes:
-/// a deadline, never a delay the test depends on.
+/// a guard against a hang, never a delay the test depends on (absence is shown by a later
+/// element, never by this running out).
 func first<Value: Sendable>(_ stream: MQTTStream<Value>, within timeout: Duration,
                             where predicate: @escaping @Sendable (MQTTStreamElement<Value>) -> Bool) async -> MQTTStreamElement<Value>? {
     await withTaskGroup(of: MQTTStreamElement<Value>?.self) { group in
@@ -20,12 +25,12 @@ func first<Value: Sendable>(_ stream: MQTTStream<Value>, within timeout: Duratio
 }
 
 /// Waits for the client's next `.connected`.
-func connected(_ client: MQTTClient, within timeout: Duration = .seconds(10)) async -> Bool {
+func connected(_ client: MQTTClient, within timeout: Duration = hangGuard) async -> Bool {
     await first(client.events, within: timeout) { if case .value(.connected) = $0 { return true } else { return false } } != nil
 }
 
 /// Waits for the SUBACK of `filter`.
-func subscribed(_ client: MQTTClient, _ filter: String, within timeout: Duration = .seconds(10)) async -> Bool {
+func subscribed(_ client: MQTTClient, _ filter: String, within timeout: Duration = hangGuard) async -> Bool {
     await first(client.events, within: timeout) { element in
         if case .value(.subscribed(filter, _)) = element { return true } else { return false }
     } != nil

@@ -20,7 +20,7 @@ struct BondEncryptionHangTests {
     func silentEncryptionIsBounded() async throws {
         let listener = UnixSocketListener(prefix: "attune-bond-hang")
         defer { listener.close() }
-        let seen = Mutex<[UInt16]>([])
+        let seen = EventRecord<UInt16>()
         let controller = Thread {
             let fd = listener.accept()
             guard fd >= 0 else { return }
@@ -29,7 +29,7 @@ struct BondEncryptionHangTests {
             H4Packet.forEachPacket(from: fd) { packet in
                 guard packet.count >= 4, packet[0] == 0x01 else { return }
                 let opcode = UInt16(packet[1]) | UInt16(packet[2]) << 8
-                seen.withLock { $0.append(opcode) }
+                seen.append(opcode)
                 switch opcode {
                 case 0x200D, 0x2043:  // LE (Extended) Create Connection
                     send(H4Packet.commandStatus(opcode))
@@ -58,9 +58,8 @@ struct BondEncryptionHangTests {
         await #expect(throws: AttuneError.self) { try await central.connect(peripheral, timeout: .seconds(1)) }
         #expect(clock.now - started < .seconds(10), "bounded by the connect timeout")
         // The disconnection goes out right after the cancel; wait for it on the controller's side.
-        let deadline = clock.now + .seconds(10)
-        while !seen.withLock({ $0.contains(0x0406) }), clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        let opcodes = seen.withLock { $0 }
+        try await seen.waitFor("the Disconnect command") { $0 == 0x0406 }
+        let opcodes = seen.events
         #expect(opcodes.contains(LEEnableEncryption.opcode.rawValue), "it tried the bond")
         #expect(opcodes.contains(0x0406), "the half-made link was disconnected: \(opcodes.map { String($0, radix: 16) })")
         await central.cancelConnection(peripheral)

@@ -1,5 +1,6 @@
 import Attune
 import Capture
+import ControllerTestSupport
 import Foundation
 import HCI
 import Testing
@@ -34,7 +35,7 @@ struct BondReconnectInteropTests {
         let peripheralA = try #require(try await PublicAPIInteropTests.find([name], with: centralA).first)
         let eventsA = peripheralA.lifecycleEvents
         let startA = clock.now
-        try await centralA.connect(peripheralA, timeout: .seconds(10))
+        try await centralA.connect(peripheralA, timeout: hangGuard)
         let protectedA = try await Self.protectedCharacteristic(of: peripheralA)
         #expect(try await peripheralA.readValue(for: protectedA) == Array("attune-encrypted".utf8))
         let fromScratch = clock.now - startA
@@ -49,13 +50,13 @@ struct BondReconnectInteropTests {
         #expect(saved.isSecureConnections && saved.keySize == 16 && !saved.isAuthenticated)
         #expect(!"\(saved)".contains(Self.hex(saved.longTermKey)), "a bond never prints its key")
         #expect(centralA.bonds.map(\.identifier) == [peripheralA.identifier])
-        _ = try await lab.waitFor("paired")
+        _ = try await lab.waitFor("paired", timeout: hangGuard)
         let identityA = try #require(storeA.hostIdentity)
         // Bond-bearing files are the owner's only.
         #expect(try Self.mode(directory + "/" + peripheralA.identifier.uuidString + ".json") == 0o600)
         #expect(try Self.mode(directory + "/" + FileStore.identityFileName) == 0o600)
         await centralA.cancelConnection(peripheralA)
-        _ = try await lab.waitFor("disconnected")
+        _ = try await lab.waitFor("disconnected", timeout: hangGuard)
         let pairingsBefore = lab.events.filter { $0.name == "pairing_start" }.count
         let encryptionsBefore = lab.events.filter { $0.name == "encryption" }.count
 
@@ -69,16 +70,16 @@ struct BondReconnectInteropTests {
         let peripheralB = try #require(centralB.retrievePeripherals(identifiers: [peripheralA.identifier]).first)
         let eventsB = peripheralB.lifecycleEvents
         let startB = clock.now
-        try await centralB.connect(peripheralB, timeout: .seconds(10))
+        try await centralB.connect(peripheralB, timeout: hangGuard)
         let reconnect = clock.now - startB
         let protectedB = try await Self.protectedCharacteristic(of: peripheralB)
         #expect(try await peripheralB.readValue(for: protectedB) == Array("attune-encrypted".utf8))
         let readyAndRead = clock.now - startB
-        let encryption = try await lab.waitFor("encryption", skipping: encryptionsBefore)
+        let encryption = try await lab.waitFor("encryption", timeout: hangGuard, skipping: encryptionsBefore)
         #expect(encryption.bool("encrypted") == true)
         #expect(lab.events.filter { $0.name == "pairing_start" }.count == pairingsBefore, "Bumble saw no second pairing")
         await centralB.cancelConnection(peripheralB)
-        _ = try await lab.waitFor("disconnected", skipping: 1)
+        _ = try await lab.waitFor("disconnected", timeout: hangGuard, skipping: 1)
         var sawBondFailure = false
         for await event in eventsB {
             if case .bondFailed = event { sawBondFailure = true }
@@ -117,17 +118,15 @@ struct BondReconnectInteropTests {
         let storeA = try FileStore(directory: directory)
         let managerA = try PeripheralManager(transport: transport, name: "AttuneBond", store: storeA)
         try await Self.serve(managerA)
-        let paired = try await lab.run("connect-pair AttuneBond", timeout: .seconds(40))
+        let paired = try await lab.run("connect-pair AttuneBond", timeout: hangGuard)
         #expect(paired.bool("paired") == true, "\(paired)")
         // Our half of key distribution lands right after Bumble's pair() returns.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while storeA.records().allSatisfy({ $0.bond == nil }), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        // The store announces nothing: look until the bond is there.
+        try await eventually("the central's bond is stored") { storeA.records().contains { $0.bond != nil } }
         let record = try #require(storeA.records().first { $0.bond != nil }, "the central's bond is stored")
         #expect(record.bond?.isSecureConnections == true)
         lab.send("disconnect 0x13")
-        _ = try await lab.waitFor("disconnected")
+        _ = try await lab.waitFor("disconnected", timeout: hangGuard)
         await managerA.stopAdvertising()
         let identity = try #require(storeA.hostIdentity)
 
@@ -135,12 +134,12 @@ struct BondReconnectInteropTests {
         let managerB = try PeripheralManager(transport: transport, name: "AttuneBond", snoop: try SnoopFile(path: captureB),
                                              store: storeB)
         try await Self.serve(managerB)
-        let connected = try await lab.run("connect \(identity.address) random", timeout: .seconds(20))
+        let connected = try await lab.run("connect \(identity.address) random", timeout: hangGuard)
         #expect(connected.int("handle") != nil, "\(connected)")
-        let encrypted = try await lab.run("encrypt", timeout: .seconds(20))
+        let encrypted = try await lab.run("encrypt", timeout: hangGuard)
         #expect(encrypted.bool("encrypted") == true, "\(encrypted)")
         lab.send("disconnect 0x13")
-        _ = try await lab.waitFor("disconnected", skipping: 1)
+        _ = try await lab.waitFor("disconnected", timeout: hangGuard, skipping: 1)
         let replies = try PairingInteropTests.commands(captureB, opcode: LELongTermKeyRequestReply.opcode.rawValue)
         #expect(replies.count == 1, "the LTK request was answered with the stored key")
         #expect(try PairingInteropTests.commands(captureB, opcode: LELongTermKeyRequestNegativeReply.opcode.rawValue).isEmpty)
@@ -148,9 +147,7 @@ struct BondReconnectInteropTests {
     }
 
     static func serve(_ manager: PeripheralManager) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while manager.state != .poweredOn, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        try #require(manager.state == .poweredOn, "\(manager.status)")
+        try #require(try await settledState(manager.stateUpdates) == .poweredOn, "\(manager.status)")
         _ = try await manager.add(PublicAPIPeripheralInteropTests.database)
         try await manager.startAdvertising(localName: "AttuneBond")
     }

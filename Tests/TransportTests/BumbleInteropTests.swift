@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Foundation
 import HCI
 import struct HCI.BluetoothAddress
@@ -30,7 +31,7 @@ struct BumbleInteropTests {
     static func connect(_ ours: HostUnderTest, _ lab: InteropLab, device index: Int = 0) async throws -> ConnectionInfo {
         let completion = try await ours.host.perform(.connect(
             peer: try peerAddress(lab, index), peerAddressType: 0x01, parameters: ConnectionParameters(),
-            timeout: .seconds(5)))
+            timeout: hangGuard))
         guard case .connected(let info) = completion else {
             throw InteropLab.Failure(description: "connect completed with \(completion)")
         }
@@ -77,7 +78,7 @@ struct BumbleInteropTests {
         #expect(connection.role == .central)
         #expect(connection.peerAddressType == .random)
         #expect(connection.ownAddressType == .random)
-        try await lab.waitFor("connected")
+        try await lab.waitFor("connected", timeout: hangGuard)
 
         let longRead = try #require(lab.ready.handle("long_read"))
         // At the default MTU of 23, a Read Response carries MTU − 1 = 22 bytes.
@@ -106,7 +107,7 @@ struct BumbleInteropTests {
 
         let completion = try await ours.host.perform(.disconnect(handle: connection.handle, reason: 0x13))
         guard case .disconnected = completion else { Issue.record("disconnect completed with \(completion)"); return }
-        let bumbleSide = try await lab.waitFor("disconnected")
+        let bumbleSide = try await lab.waitFor("disconnected", timeout: hangGuard)
         #expect(bumbleSide.int("reason") == 0x13)
         #expect(ours.host.connectionHandles.isEmpty)
 
@@ -145,7 +146,7 @@ struct BumbleInteropTests {
         let (lab, ours, _) = try await Self.start()
         defer { lab.stop() }
         let connection = try await Self.connect(ours, lab)
-        try await lab.waitFor("connected")
+        try await lab.waitFor("connected", timeout: hangGuard)
         lab.send("disconnect 0x13")
         let reason = try await ours.waitFor("disconnection") { event -> HCIStatus? in
             if case .disconnected(connection.handle, let reason) = event { return reason }
@@ -161,8 +162,8 @@ struct BumbleInteropTests {
         let (lab, ours, _) = try await Self.start()
         defer { lab.stop() }
         let connection = try await Self.connect(ours, lab)
-        try await lab.waitFor("connected")
-        let result = try await lab.run("pair")
+        try await lab.waitFor("connected", timeout: hangGuard)
+        let result = try await lab.run("pair", timeout: hangGuard)
         #expect(result.bool("paired") == false)
         #expect(result.int("reason") == 0x05, "Pairing Failed reason Pairing Not Supported: \(result)")
         _ = try await ours.waitFor("pairing refusal") { event -> Bool? in
@@ -180,7 +181,7 @@ struct BumbleInteropTests {
         let name = Array("AttuneHost".utf8)
         _ = try await ours.host.perform(.startAdvertising(AdvertisingConfiguration(
             data: [0x02, 0x01, 0x06, UInt8(name.count + 1), 0x09] + name)))
-        let connect = try await lab.run("connect \(HostUnderTest.randomAddress(0)) random")
+        let connect = try await lab.run("connect \(HostUnderTest.randomAddress(0)) random", timeout: hangGuard)
         #expect(connect.bool("ok") == true, "\(connect)")
         let connection = try await ours.waitFor("peripheral connection") { event -> ConnectionInfo? in
             if case .connected(let info) = event { return info }
@@ -188,7 +189,7 @@ struct BumbleInteropTests {
         }
         #expect(connection.role == .peripheral)
         #expect(connection.peerAddressType == .random)
-        let result = try await lab.run("pair")
+        let result = try await lab.run("pair", timeout: hangGuard)
         #expect(result.bool("paired") == false)
         #expect(result.int("reason") == 0x05, "Pairing Failed reason Pairing Not Supported: \(result)")
         _ = try await ours.waitFor("pairing refusal") { event -> Bool? in
@@ -201,7 +202,7 @@ struct BumbleInteropTests {
         #expect(pdu == [0x02, 100, 0])
         // Answer it by hand (no GATT server yet): Server Rx MTU 23, so 23 is agreed.
         try await ours.host.sendATT([0x03, 23, 0], on: connection.handle)
-        let agreed = try await lab.waitFor("result") { $0.string("command") == "exchange-mtu" }
+        let agreed = try await lab.waitFor("result", timeout: hangGuard) { $0.string("command") == "exchange-mtu" }
         #expect(agreed.int("mtu") == 23, "\(agreed)")
         try await ours.verifyCapture()
     }
@@ -211,8 +212,8 @@ struct BumbleInteropTests {
         let (lab, ours, _) = try await Self.start()
         defer { lab.stop() }
         let connection = try await Self.connect(ours, lab)
-        try await lab.waitFor("connected")
-        let accepted = try await lab.run("update-params 30 50 0 4000")
+        try await lab.waitFor("connected", timeout: hangGuard)
+        let accepted = try await lab.run("update-params 30 50 0 4000", timeout: hangGuard)
         #expect(accepted.bool("accepted") == true, "\(accepted)")
         let answered = try await ours.waitFor("update request") { event -> Bool? in
             if case .connectionParameterUpdateRequested(connection.handle, _, let ok) = event { return ok }
@@ -224,7 +225,7 @@ struct BumbleInteropTests {
             return nil
         }
         // A supervision timeout of 100 ms is not above (1 + 0) × 50 ms × 2: reject.
-        let rejected = try await lab.run("update-params 30 50 0 100")
+        let rejected = try await lab.run("update-params 30 50 0 100", timeout: hangGuard)
         #expect(rejected.bool("accepted") == false, "\(rejected)")
         let secondAnswer = try await ours.waitFor("second update request", skipping: 1) { event -> Bool? in
             if case .connectionParameterUpdateRequested(connection.handle, _, let ok) = event { return ok }
@@ -239,8 +240,8 @@ struct BumbleInteropTests {
         let (lab, ours, _) = try await Self.start()
         defer { lab.stop() }
         let connection = try await Self.connect(ours, lab)
-        try await lab.waitFor("connected")
-        let result = try await lab.run("open-coc 0x0080")
+        try await lab.waitFor("connected", timeout: hangGuard)
+        let result = try await lab.run("open-coc 0x0080", timeout: hangGuard)
         #expect(result.bool("opened") == false, "\(result)")
         let spsm = try await ours.waitFor("CoC refusal") { event -> UInt16? in
             if case .creditBasedConnectionRefused(connection.handle, let spsm) = event { return spsm }
@@ -276,9 +277,10 @@ struct BumbleInteropTests {
         defer { lab.stop() }
         let nobody = BluetoothAddress(0xF0, 0x00, 0x00, 0x00, 0x00, 0x99)
         let host = ours.host
-        let attempt = Task { try await host.perform(.connect(peer: nobody, peerAddressType: 1,
-                                                             parameters: ConnectionParameters(), timeout: .seconds(30))) }
-        try await Task.sleep(for: .milliseconds(100))
+        // Started at once, on this task, up to its first wait: the connect is queued on
+        // the host before the cancel below, whatever the scheduler does next.
+        let attempt = Task.immediate { try await host.perform(.connect(peer: nobody, peerAddressType: 1,
+                                                                       parameters: ConnectionParameters(), timeout: hangGuard)) }
         _ = try await host.perform(.cancelConnect)
         let outcome = await attempt.result
         #expect(throws: HostError.connectionCancelled) { try outcome.get() }
@@ -317,7 +319,7 @@ struct BumbleInteropTests {
         for index in 0..<2 {
             guard case .connected(let info) = try await host.perform(.connect(
                 peer: try Self.peerAddress(lab, index), peerAddressType: 1, parameters: ConnectionParameters(),
-                timeout: .seconds(5))) else { throw InteropLab.Failure(description: "no connection") }
+                timeout: hangGuard)) else { throw InteropLab.Failure(description: "no connection") }
             channels.append(try #require(host.attChannel(for: info.handle)))
         }
         func next(_ iterator: inout UserlandATTChannel.Events.AsyncIterator) async -> UserlandATTChannel.Event? {
@@ -372,7 +374,7 @@ struct BumbleInteropTests {
         let lab = try await InteropLab.start(role: "peripheral,central", hostControllers: 0, devices: 2)
         defer { lab.stop() }
         let address = try #require(lab.ready.device(0, "address"))
-        let verdict = try await lab.run("judge \(address)", timeout: .seconds(60))
+        let verdict = try await lab.run("judge \(address)", timeout: hangGuard)
         let cells = verdict.cells()
         #expect(Set(cells.keys) == Set(Self.judgeCells), "\(verdict)")
         for name in Self.judgeCells {

@@ -30,6 +30,8 @@ final class ControllerFarm: @unchecked Sendable {
     private var controllers: [Controller] = []
     private var stopping = false
     private var thread: Thread?
+    /// Signalled when the farm's thread has left its loop.
+    private let finished = DispatchSemaphore(value: 0)
     /// 64 KiB of ACL packets for handle 0x0E, which no connection has.
     private let floodChunk: [UInt8] = {
         let packet: [UInt8] = [0x02, 0x0E, 0x20, 0x05, 0x00, 0x01, 0x00, 0x04, 0x00, 0x0A]
@@ -38,7 +40,10 @@ final class ControllerFarm: @unchecked Sendable {
 
     /// Starts the farm's one thread.
     func start() {
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
         self.thread = thread
         thread.start()
     }
@@ -80,7 +85,9 @@ final class ControllerFarm: @unchecked Sendable {
         lock.lock()
         stopping = true
         lock.unlock()
-        while thread?.isFinished == false { usleep(1000) }
+        // The thread sees `stopping` within one poll (5 ms): wait for it to leave, so
+        // nothing it holds is closed under it.
+        if thread != nil { finished.wait() }
         for controller in controllers {
             if controller.fd >= 0 { Glibc.close(controller.fd) }
             controller.socket.close()

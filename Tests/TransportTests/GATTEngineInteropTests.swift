@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Foundation
 import ATT
 import GATT
@@ -70,7 +71,7 @@ struct GATTEngineInteropTests {
         let address = try #require(lab.ready.device(0, "address"))
         guard case .connected(let info) = try await host.perform(.connect(
             peer: try #require(BluetoothAddress(address)), peerAddressType: 1, parameters: ConnectionParameters(),
-            timeout: .seconds(5))) else { throw InteropLab.Failure(description: "no connection") }
+            timeout: hangGuard)) else { throw InteropLab.Failure(description: "no connection") }
         var driver = Driver(channel: try #require(host.attChannel(for: info.handle)),
                             configuration: GATTClientConfiguration(exchangesMTUOnStart: false, subscribesToServiceChanged: false))
         driver.start()

@@ -19,21 +19,6 @@ extension Floods {
             return central
         }
 
-        struct TimedOut: Error, CustomStringConvertible {
-            var description: String
-        }
-
-        /// Waits for `condition`, checking every millisecond, and throws once `limit` has
-        /// passed: inside the test's time limit, so the failure says what never happened.
-        static func eventually(_ what: String, within limit: Duration = .seconds(45),
-                               _ condition: () async -> Bool) async throws {
-            let deadline = ContinuousClock.now + limit
-            while !(await condition()) {
-                guard ContinuousClock.now < deadline else { throw TimedOut(description: "timed out waiting until \(what)") }
-                try await Task.sleep(for: .milliseconds(1))
-            }
-        }
-
         @Test("a flood from the moment of connection: connect and discovery finish, memory stays bounded",
               .timeLimit(.minutes(2)))
         func floodFromConnect() async throws {
@@ -57,7 +42,7 @@ extension Floods {
             // thousand notifications ahead of each response.
             #expect(peer.notificationsWritten < flooded, "discovery finished only once the flood was over")
             // Every flooded PDU, and every response, reaches the peripheral and is dropped there.
-            try await Self.eventually("the peripheral took the whole flood") {
+            try await eventually("the peripheral took the whole flood") {
                 peer.notificationsWritten == flooded
                     && peripheral.statistics.pdusReceived == flooded + peer.responsesSent
             }
@@ -87,7 +72,7 @@ extension Floods {
             peer.flood(flooded)
             // Nothing is taken until the full consumer has held the link past its stall
             // limit and values were dropped; meanwhile the peer's writes block on the socket.
-            try await Self.eventually("the stalled consumer lost values") { peripheral.statistics.notificationsLost > 0 }
+            try await eventually("the stalled consumer lost values") { peripheral.statistics.notificationsLost > 0 }
             #expect(peripheral.statistics.backPressurePauses > 0)
 
             let delivered = Mutex(0), reported = Mutex(0)
@@ -99,7 +84,7 @@ extension Floods {
                     }
                 } catch {}
             }
-            try await Self.eventually("every flooded value was delivered or counted lost") {
+            try await eventually("every flooded value was delivered or counted lost") {
                 let stats = peripheral.statistics
                 return stats.notificationsReceived == flooded
                     && delivered.withLock { $0 } + stats.notificationsLost == flooded

@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Foundation
 import HCI
 import struct HCI.BluetoothAddress
@@ -9,7 +10,7 @@ import Transport
 /// kept for the test to look at.
 final class HostUnderTest: Sendable {
     let host: UserlandHost
-    private let received = LockedBox<[HostEvent]>([])
+    private let received = EventRecord<HostEvent>()
     private let collector: Task<Void, Never>
 
     /// Our random static address on the virtual link: routing there includes the address type.
@@ -29,7 +30,8 @@ final class HostUnderTest: Sendable {
         let events = host.events
         let received = self.received
         collector = Task {
-            for await event in events { received.value.withLock { $0.append(event) } }
+            for await event in events { received.append(event) }
+            received.finish()
         }
     }
 
@@ -60,18 +62,13 @@ final class HostUnderTest: Sendable {
         }
     }
 
-    var events: [HostEvent] { received.value.withLock { $0 } }
+    var events: [HostEvent] { received.events }
 
-    /// Waits for the first event (after `skipping` earlier matches) that `match` turns into a value.
-    func waitFor<T: Sendable>(_ what: String, timeout: Duration = .seconds(10), skipping: Int = 0,
-                              _ match: (HostEvent) -> T?) async throws -> T {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let found = events.compactMap(match)
-            if found.count > skipping { return found[skipping] }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        throw InteropLab.Failure(description: "host delivered no \(what) within \(timeout); events: \(events)")
+    /// Waits for the first event (after `skipping` earlier matches) that `match` turns into
+    /// a value: woken by the event, failing only at the hang guard or when the host ends.
+    func waitFor<T: Sendable>(_ what: String, skipping: Int = 0,
+                              _ match: @escaping @Sendable (HostEvent) -> T?) async throws -> T {
+        try await received.waitFor("host event: \(what)", skipping: skipping, match)
     }
 
     /// Waits for the next ATT PDU on `handle` after `count` earlier ones.

@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -173,8 +174,13 @@ final class InteropLab: Sendable {
     /// go to lab.py as they are (`--protected`, say).
     static func start(role: String, hostControllers: Int = 1, devices: Int = 1, notifyCount: Int = 3,
                       lifetime: Int = 60, arguments: [String] = [], name: String = #function) async throws -> InteropLab {
-        let lab = try InteropLab(role: role, hostControllers: hostControllers, devices: devices,
-                                 notifyCount: notifyCount, lifetime: lifetime, arguments: arguments, name: name)
+        // Off the cooperative pool: the first lab runs setup.sh (the Bumble venv, minutes on a
+        // fresh machine) under a lock every other lab waits on. On the pool that held both of
+        // a two-core machine's threads, and every async test of the process stood still.
+        let lab = try await offPool {
+            try InteropLab(role: role, hostControllers: hostControllers, devices: devices,
+                           notifyCount: notifyCount, lifetime: lifetime, arguments: arguments, name: name)
+        }
         do {
             // Python importing Bumble while the whole suite starts beside it can take
             // well over 30 s on two cores: this is a wait for an event, not a delay.

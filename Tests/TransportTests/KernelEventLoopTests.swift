@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Glibc
 import Synchronization
 import Testing
@@ -50,6 +51,8 @@ import Testing
         #expect(loop.cancel(timer))
         #expect(!loop.cancel(timer))
         let start = KernelEventLoop.now()
+        // Absence by order, not by waiting: the loop fires timers in deadline order, so
+        // once this later timer has fired, the cancelled one had its turn to.
         try await loop.sleep(for: .milliseconds(60))
         #expect(KernelEventLoop.now() - start >= 60_000_000)
         let didFire = fired.withLock { $0 }
@@ -59,8 +62,9 @@ import Testing
     @Test func sleepIsCancellable() async throws {
         let loop = try KernelEventLoop()
         defer { loop.shutdown() }
-        let sleeper = Task { try await loop.sleep(for: .seconds(60)) }
-        try await loop.sleep(for: .milliseconds(10))
+        // Runs on this thread until it parks on the loop's timer.
+        let sleeper = Task.immediate { try await loop.sleep(for: .seconds(60)) }
+        #expect(loop.timerCount == 1, "the sleep is armed before it is cancelled")
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
         #expect(loop.timerCount == 0)
@@ -87,8 +91,8 @@ import Testing
         let (a, b) = try Self.socketPair()
         defer { close(a); close(b) }
         let registration = try loop.register(a)
-        let waiter = Task { try await loop.waitReadable(registration) }
-        try await loop.sleep(for: .milliseconds(20))
+        // Runs on this thread until it waits on the loop, so the deregistration finds it.
+        let waiter = Task.immediate { try await loop.waitReadable(registration) }
         loop.deregister(registration)
         await #expect(throws: KernelTransportError(kind: .closed, operation: "wait")) { try await waiter.value }
     }
@@ -99,13 +103,13 @@ import Testing
         let (a, b) = try Self.socketPair()
         defer { close(a); close(b) }
         let registration = try loop.register(a)
-        let waiter = Task { try await loop.waitReadable(registration) }
-        try await loop.sleep(for: .milliseconds(10))
+        // Runs on this thread until it waits on the loop, so the cancel finds it waiting.
+        let waiter = Task.immediate { try await loop.waitReadable(registration) }
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         var byte: UInt8 = 7
         #expect(write(b, &byte, 1) == 1)
-        try await loop.waitReadable(registration, timeout: .seconds(5))
+        try await loop.waitReadable(registration, timeout: hangGuard)
         loop.deregister(registration)
     }
 
@@ -123,17 +127,17 @@ import Testing
         let received = try await withThrowingTaskGroup(of: UInt8.self) { group in
             for (index, registration) in registrations.enumerated() {
                 let fd = pairs[index].0
-                group.addTask {
+                // Each child runs on this thread until it parks on the loop, so every one
+                // waits before anything is written.
+                group.addImmediateTask {
                     while true {
                         var byte: UInt8 = 0
                         if recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) == 1 { return byte }
                         guard errno == EAGAIN else { throw KernelTransportError.current("recv") }
-                        try await loop.waitReadable(registration, timeout: .seconds(20))
+                        try await loop.waitReadable(registration, timeout: hangGuard)
                     }
                 }
             }
-            // Let every task park on the loop before anything is written.
-            try await loop.sleep(for: .milliseconds(50))
             for (index, pair) in pairs.enumerated() {
                 var byte = UInt8(truncatingIfNeeded: index)
                 guard send(pair.1, &byte, 1, 0) == 1 else { throw KernelTransportError.current("send") }
@@ -152,8 +156,8 @@ import Testing
         let (a, b) = try Self.socketPair()
         defer { close(a); close(b) }
         let registration = try loop.register(a)
-        let waiter = Task { try await loop.waitReadable(registration) }
-        try await loop.sleep(for: .milliseconds(10))
+        // Runs on this thread until it waits on the loop, so the shutdown finds it.
+        let waiter = Task.immediate { try await loop.waitReadable(registration) }
         loop.shutdown()
         await #expect(throws: KernelTransportError.self) { try await waiter.value }
     }

@@ -32,13 +32,13 @@ import Testing
         let (a, b) = try KernelEventLoopTests.socketPair()
         defer { close(b) }
         let socket = try KernelSocket(adopting: a, loop: loop)
-        let reader = Task {
+        // Runs on this thread until it waits on the loop, so the close finds it waiting.
+        let reader = Task.immediate {
             try await socket.retrying("receive", direction: .read) { fd -> Int? in
                 var byte: UInt8 = 0
                 return recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) == 1 ? 1 : nil
             }
         }
-        try await loop.sleep(for: .milliseconds(20))
         socket.close()
         await #expect(throws: KernelTransportError(kind: .closed, operation: "receive")) { try await reader.value }
         #expect(socket.isClosed)

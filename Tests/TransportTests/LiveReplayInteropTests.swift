@@ -1,4 +1,5 @@
 import Attune
+import ControllerTestSupport
 import Foundation
 import Replay
 import Testing
@@ -18,7 +19,7 @@ struct LiveReplayInteropTests {
         let central = try await PublicAPIInteropTests.central(lab, snoop: try SnoopFile(path: path))
         let name = try #require(lab.ready.device(0, "name"))
         let peripheral = try #require(try await PublicAPIInteropTests.find([name], with: central).first)
-        try await central.connect(peripheral, timeout: .seconds(10))
+        try await central.connect(peripheral, timeout: hangGuard)
 
         // The session to capture: discovery (on connect, and of the lab's service), a read,
         // a long read, a write read back, and a read the peripheral refuses.

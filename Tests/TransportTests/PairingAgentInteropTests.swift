@@ -1,4 +1,5 @@
 import Attune
+import ControllerTestSupport
 import Foundation
 import Testing
 
@@ -20,7 +21,7 @@ struct PairingAgentInteropTests {
     static func protected(_ lab: InteropLab, _ central: CentralManager) async throws -> (Peripheral, Characteristic) {
         let name = try #require(lab.ready.device(0, "name"))
         let peripheral = try #require(try await PublicAPIInteropTests.find([name], with: central).first)
-        try await central.connect(peripheral, timeout: .seconds(10))
+        try await central.connect(peripheral, timeout: hangGuard)
         let service = try #require(try await peripheral.discoverServices([PairingInteropTests.protectedService]).first)
         let characteristic = try #require(try await peripheral.discoverCharacteristics(
             [PairingInteropTests.protectedCharacteristic], for: service).first)
@@ -58,16 +59,16 @@ struct PairingAgentInteropTests {
         let security = try await peripheral.pair()
         let elapsed = clock.now - started
         #expect(security.authenticated && security.secureConnections && security.keySize == 16, "\(security)")
-        let compare = try await lab.waitFor("compare")
+        let compare = try await lab.waitFor("compare", timeout: hangGuard)
         let shown = try #require(compare.int("number"))
         #expect(numbers.value.withLock { $0 } == [UInt32(shown)], "both sides saw the same six digits")
         #expect(try await peripheral.readValue(for: characteristic) == Array("attune-encrypted".utf8))
-        let paired = try await lab.waitFor("paired")
+        let paired = try await lab.waitFor("paired", timeout: hangGuard)
         #expect(paired.bool("authenticated") == true, "\(paired)")
 
         // Bumble's own Numeric Comparison between two of its devices, in the same run.
         let address = try #require(lab.ready.device(1, "address"))
-        let between = try await lab.run("connect-pair \(address) read", timeout: .seconds(30))
+        let between = try await lab.run("connect-pair \(address) read", timeout: hangGuard)
         #expect(between.bool("paired") == true, "\(between)")
         print("pairing (LE SC Numeric Comparison): our central's pair() with Bumble's peripheral took \(elapsed); "
               + "Bumble central with Bumble peripheral: \(between.line)")
@@ -91,7 +92,7 @@ struct PairingAgentInteropTests {
             #expect("\(error)".contains("Numeric Comparison Failed"), "\(error)")
         }
         #expect(numbers.value.withLock { $0.count } == 1)
-        _ = try await lab.waitFor("pairing_failure")
+        _ = try await lab.waitFor("pairing_failure", timeout: hangGuard)
         #expect(!lab.events.contains { $0.name == "encryption" && $0.bool("encrypted") == true }, "\(lab.events)")
         #expect(await peripheral.linkSecurity == .none)
         await central.cancelConnection(peripheral)
@@ -116,7 +117,7 @@ struct PairingAgentInteropTests {
         let started = clock.now
         #expect(try await peripheral.readValue(for: characteristic) == Array("attune-encrypted".utf8))
         let elapsed = clock.now - started
-        let typed = try await lab.waitFor("passkey_entered")
+        let typed = try await lab.waitFor("passkey_entered", timeout: hangGuard)
         #expect(typed.int("number") == 24_680)
         #expect(shown.value.withLock { $0 } == [24_680], "the agent was shown the passkey")
         #expect(await peripheral.linkSecurity.authenticated)

@@ -1,5 +1,6 @@
 import Attune
 import Capture
+import ControllerTestSupport
 import Foundation
 import HCI
 import Testing
@@ -25,7 +26,7 @@ struct PairingInteropTests {
         let central = try await PublicAPIInteropTests.central(lab, snoop: try SnoopFile(path: capturePath))
         let name = try #require(lab.ready.device(0, "name"))
         let peripheral = try #require(try await PublicAPIInteropTests.find([name], with: central).first)
-        try await central.connect(peripheral, timeout: .seconds(10))
+        try await central.connect(peripheral, timeout: hangGuard)
 
         let services = try await peripheral.discoverServices([Self.protectedService])
         let service = try #require(services.first)
@@ -39,17 +40,17 @@ struct PairingInteropTests {
         #expect(value == Array("attune-encrypted".utf8))
 
         // Bumble's side: it paired (keys distributed, so it bonded) and saw the link encrypted.
-        let pairingStart = try await lab.waitFor("pairing_start")
-        let paired = try await lab.waitFor("paired")
+        let pairingStart = try await lab.waitFor("pairing_start", timeout: hangGuard)
+        let paired = try await lab.waitFor("paired", timeout: hangGuard)
         #expect(paired.bool("ltk") == true, "\(paired)")
-        let encryption = try await lab.waitFor("encryption")
+        let encryption = try await lab.waitFor("encryption", timeout: hangGuard)
         #expect(encryption.bool("encrypted") == true)
         #expect(!lab.events.contains { $0.name == "pairing_failure" }, "\(lab.events)")
         let bumbleSeconds = (Self.time(paired) ?? 0) - (Self.time(pairingStart) ?? 0)
 
         // Bumble's own figure: its central pairs with its second peripheral, the same way.
         let address = try #require(lab.ready.device(1, "address"))
-        let between = try await lab.run("connect-pair \(address) read", timeout: .seconds(30))
+        let between = try await lab.run("connect-pair \(address) read", timeout: hangGuard)
         #expect(between.bool("paired") == true, "\(between)")
         #expect(between.line.contains(Array("attune-encrypted".utf8).map { String(format: "%02x", $0) }.joined()), "\(between)")
         print("pairing (LE SC Just Works): our central with Bumble's peripheral, read with pairing \(elapsed), "
@@ -57,7 +58,7 @@ struct PairingInteropTests {
               + "Bumble central with Bumble peripheral: pair() took \(between.line)")
 
         await central.cancelConnection(peripheral)
-        _ = try await lab.waitFor("disconnected")
+        _ = try await lab.waitFor("disconnected", timeout: hangGuard)
         try await lab.finishAndVerifyCaptures()
 
         // Our capture: the SMP exchange in order of first appearance, and the key of LE

@@ -1,4 +1,5 @@
 import Attune
+import ControllerTestSupport
 import Foundation
 import Testing
 
@@ -24,9 +25,7 @@ struct PeripheralAgentInteropTests {
                                             name: "AttuneAgent",
                                             pairing: PairingConfiguration(ioCapabilities: .display, requiresMITM: true,
                                                                           passkey: 13_579, agent: agent))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while manager.state != .poweredOn, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        try #require(manager.state == .poweredOn, "\(manager.status)")
+        try #require(try await settledState(manager.stateUpdates) == .poweredOn, "\(manager.status)")
         let value = Array("attune-auth".utf8)   // within one Read By Type entry at ATT_MTU 23
         _ = try await manager.add(ServiceDefinition(PairingInteropTests.protectedService, characteristics: [
             CharacteristicDefinition(PairingInteropTests.protectedCharacteristic, properties: [.read],
@@ -34,14 +33,14 @@ struct PeripheralAgentInteropTests {
         ]))
         try await manager.startAdvertising(localName: "AttuneAgent")
 
-        let unpaired = try await lab.run("connect-read AttuneAgent", timeout: .seconds(40))
+        let unpaired = try await lab.run("connect-read AttuneAgent", timeout: hangGuard)
         #expect(unpaired.int("att_error") == 0x05, "Insufficient Authentication before pairing: \(unpaired)")
-        _ = try await lab.waitFor("disconnected")
+        _ = try await lab.waitFor("disconnected", timeout: hangGuard)
 
-        let paired = try await lab.run("connect-pair AttuneAgent read", timeout: .seconds(40))
+        let paired = try await lab.run("connect-pair AttuneAgent read", timeout: hangGuard)
         #expect(paired.bool("paired") == true, "\(paired)")
         #expect(paired.line.contains(value.map { String(format: "%02x", $0) }.joined()), "\(paired)")
-        let typed = try await lab.waitFor("passkey_entered")
+        let typed = try await lab.waitFor("passkey_entered", timeout: hangGuard)
         #expect(typed.int("number") == 13_579)
         #expect(shown.value.withLock { $0 } == [13_579], "our agent was shown the passkey")
         print("pairing (LE SC Passkey Entry, our peripheral displays), Bumble central: \(paired.line)")

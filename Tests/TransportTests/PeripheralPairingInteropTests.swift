@@ -1,4 +1,5 @@
 import Attune
+import ControllerTestSupport
 import Foundation
 import HCI
 import Testing
@@ -19,13 +20,11 @@ struct PeripheralPairingInteropTests {
         defer { try? FileManager.default.removeItem(atPath: capturePath) }
         let manager = try PeripheralManager(transport: .h4(.tcp(host: "127.0.0.1", port: UInt16(lab.port(0)))),
                                             name: "AttunePairing", snoop: try SnoopFile(path: capturePath))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while manager.state != .poweredOn, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        try #require(manager.state == .poweredOn, "\(manager.status)")
+        try #require(try await settledState(manager.stateUpdates) == .poweredOn, "\(manager.status)")
         _ = try await manager.add(PublicAPIPeripheralInteropTests.database)
         try await manager.startAdvertising(localName: "AttunePairing")
 
-        let result = try await lab.run("connect-pair AttunePairing", timeout: .seconds(40))
+        let result = try await lab.run("connect-pair AttunePairing", timeout: hangGuard)
         #expect(result.bool("paired") == true, "\(result)")
         #expect(result.bool("encrypted") == true, "\(result)")
         print("pairing (LE SC Just Works), Bumble central → our peripheral: \(result.line)")
@@ -61,12 +60,12 @@ struct PeripheralPairingInteropTests {
         defer { answering.cancel() }
         let manager = try await Self.advertising(lab, name: "AttuneCompare",
                                                  pairing: PairingConfiguration(ioCapabilities: .displayYesNo, agent: agent))
-        let result = try await lab.run("connect-pair AttuneCompare", timeout: .seconds(40))
+        let result = try await lab.run("connect-pair AttuneCompare", timeout: hangGuard)
         #expect(result.bool("paired") == true && result.bool("encrypted") == true, "\(result)")
-        let compare = try await lab.waitFor("compare")
+        let compare = try await lab.waitFor("compare", timeout: hangGuard)
         let shown = try #require(compare.int("number"))
         #expect(numbers.value.withLock { $0 } == [UInt32(shown)], "both sides compared the same six digits")
-        let paired = try await lab.waitFor("paired")
+        let paired = try await lab.waitFor("paired", timeout: hangGuard)
         #expect(paired.bool("authenticated") == true && paired.bool("legacy") == false, "\(paired)")
         print("pairing (LE SC Numeric Comparison), Bumble central → our peripheral: \(result.line)")
         _ = manager
@@ -81,11 +80,11 @@ struct PeripheralPairingInteropTests {
         defer { lab.stop() }
         let manager = try await Self.advertising(lab, name: "AttuneLegacy",
                                                  pairing: PairingConfiguration(ioCapabilities: .display, passkey: passkey))
-        let result = try await lab.run("connect-pair AttuneLegacy", timeout: .seconds(40))
+        let result = try await lab.run("connect-pair AttuneLegacy", timeout: hangGuard)
         #expect(result.bool("paired") == true && result.bool("encrypted") == true, "\(result)")
-        let entered = try await lab.waitFor("passkey_entered")
+        let entered = try await lab.waitFor("passkey_entered", timeout: hangGuard)
         #expect(entered.int("number") == Int(passkey))
-        let paired = try await lab.waitFor("paired")
+        let paired = try await lab.waitFor("paired", timeout: hangGuard)
         #expect(paired.bool("legacy") == true && paired.bool("authenticated") == true, "\(paired)")
         print("pairing (LE legacy Passkey Entry), Bumble central → our peripheral: \(result.line)")
         _ = manager
@@ -99,11 +98,11 @@ struct PeripheralPairingInteropTests {
         defer { lab.stop() }
         let manager = try await Self.advertising(lab, name: "AttuneTypes",
                                                  pairing: PairingConfiguration(ioCapabilities: .keyboard, passkey: passkey))
-        let result = try await lab.run("connect-pair AttuneTypes", timeout: .seconds(40))
+        let result = try await lab.run("connect-pair AttuneTypes", timeout: hangGuard)
         #expect(result.bool("paired") == true && result.bool("encrypted") == true, "\(result)")
-        let shown = try await lab.waitFor("passkey_displayed")
+        let shown = try await lab.waitFor("passkey_displayed", timeout: hangGuard)
         #expect(shown.int("number") == Int(passkey), "Bumble displayed the passkey our side typed")
-        let paired = try await lab.waitFor("paired")
+        let paired = try await lab.waitFor("paired", timeout: hangGuard)
         #expect(paired.bool("authenticated") == true && paired.bool("legacy") == false, "\(paired)")
         print("pairing (LE SC Passkey Entry, we type), Bumble central → our peripheral: \(result.line)")
         _ = manager

@@ -1,4 +1,5 @@
 import Attune
+import ControllerTestSupport
 import Foundation
 import Testing
 
@@ -36,7 +37,7 @@ struct PublicAPIInteropTests {
         let advertisement = try #require(found)
         #expect(advertisement.addressType == .random)
         let peripheral = central.peripheral(for: advertisement)
-        try await central.connect(peripheral, timeout: .seconds(10))
+        try await central.connect(peripheral, timeout: hangGuard)
         let mtu = await peripheral.mtu
         #expect(mtu > 23, "MTU exchanged")
 
@@ -80,7 +81,7 @@ struct PublicAPIInteropTests {
         }
 
         await central.cancelConnection(peripheral)
-        let bumbleSide = try await lab.waitFor("disconnected")
+        let bumbleSide = try await lab.waitFor("disconnected", timeout: hangGuard)
         #expect(bumbleSide.int("reason") == 0x13)
         // The session's capture, from the peer's host: our decoder and tshark agree on it.
         try await lab.finishAndVerifyCaptures()
@@ -115,7 +116,7 @@ struct PublicAPIInteropTests {
         let name = try #require(lab.ready.device(0, "name"))
         let peripheral = try #require(try await Self.find([name], with: central).first)
         let events = peripheral.lifecycleEvents
-        try await central.connect(peripheral, timeout: .seconds(10))
+        try await central.connect(peripheral, timeout: hangGuard)
         lab.send("disconnect 0x13")
         var reason: DisconnectReason?
         for await event in events {
@@ -137,7 +138,7 @@ struct PublicAPIInteropTests {
         let name1 = try #require(lab.ready.device(1, "name"))
         let names = [name0, name1]
         let peripherals = try await Self.find(names, with: central)
-        for peripheral in peripherals { try await central.connect(peripheral, timeout: .seconds(10)) }
+        for peripheral in peripherals { try await central.connect(peripheral, timeout: hangGuard) }
         var readable: [Characteristic] = []
         for peripheral in peripherals {
             let service = try #require(try await peripheral.discoverServices([Self.service]).first)
@@ -150,13 +151,14 @@ struct PublicAPIInteropTests {
         async let first = p0.readValue(for: c0)
         async let second = p1.readValue(for: c1)
         #expect(try await [first, second] == [Array("attune-by-uuid".utf8), Array("attune-by-uuid".utf8)])
+        let ending = peripherals[0].lifecycleEvents
         await central.cancelConnection(peripherals[0])
-        let deadline = ContinuousClock.now + .seconds(5)
-        while await peripherals[0].state != .disconnected, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        _ = try await within("the first link ends") {
+            for await event in ending where event == .phase(.disconnected) { return }
+            throw WaitFailed("the first peripheral's lifecycle ended before it disconnected")
         }
         #expect(await peripherals[0].state == .disconnected)
-        _ = try await lab.waitFor("disconnected")
+        _ = try await lab.waitFor("disconnected", timeout: hangGuard)
         #expect(try await peripherals[1].readValue(for: readable[1]) == Array("attune-by-uuid".utf8))
         #expect(await peripherals[1].state == .connected)
     }
@@ -168,7 +170,8 @@ struct PublicAPIInteropTests {
         let name = try #require(lab.ready.device(0, "name"))
         let peripheral = try #require(try await Self.find([name], with: central).first)
         let events = peripheral.lifecycleEvents
-        try await central.connect(peripheral, timeout: .seconds(10))
+        try await central.connect(peripheral, timeout: hangGuard)
+        let states = central.stateUpdates
         // The whole lab goes away: controllers, link, peer.
         lab.stop()
         var reason: DisconnectReason?
@@ -183,8 +186,10 @@ struct PublicAPIInteropTests {
             return
         }
         #expect(text.contains("closed the stream"), "\(text)")
-        let deadline = ContinuousClock.now + .seconds(5)
-        while central.state != .unsupported, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try await within("the manager goes unsupported") {
+            for await state in states where state == .unsupported { return }
+            throw WaitFailed("the state updates ended before unsupported")
+        }
         #expect(central.state == .unsupported, "\(central.status)")
     }
 }

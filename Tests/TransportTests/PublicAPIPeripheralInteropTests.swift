@@ -1,4 +1,5 @@
 import Attune
+import ControllerTestSupport
 import Foundation
 import Testing
 
@@ -30,9 +31,7 @@ struct PublicAPIPeripheralInteropTests {
         defer { try? FileManager.default.removeItem(atPath: capturePath) }
         let manager = try PeripheralManager(transport: .h4(.tcp(host: "127.0.0.1", port: UInt16(lab.port(0)))),
                                             name: "AttuneHost", snoop: try SnoopFile(path: capturePath))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while manager.state != .poweredOn, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        try #require(manager.state == .poweredOn, "\(manager.status)")
+        try #require(try await settledState(manager.stateUpdates) == .poweredOn, "\(manager.status)")
         let service = try await manager.add(Self.database)
         let notify = try #require(service[Self.uuid(5)])
         let indicate = try #require(service[Self.uuid(6)])
@@ -61,7 +60,7 @@ struct PublicAPIPeripheralInteropTests {
         defer { requests.cancel(); subscriptions.cancel() }
         try await manager.startAdvertising(localName: "AttuneHost")
 
-        let verdict = try await lab.run("judge AttuneHost \(mtu)", timeout: .seconds(60))
+        let verdict = try await lab.run("judge AttuneHost \(mtu)", timeout: hangGuard)
         let cells = verdict.cells()
         #expect(Set(cells.keys) == Set(BumbleInteropTests.judgeCells), "\(verdict)")
         for name in BumbleInteropTests.judgeCells {

@@ -53,7 +53,7 @@ extension Floods {
         /// report that gets through, and these come after all of the flood).
         static func awaitSentinel(_ peer: FloodingController, _ sightings: Sightings) async throws -> Int {
             var sent = 0
-            try await H4FloodTests.eventually("a report after the whole flood came through") {
+            try await eventually("a report after the whole flood came through") {
                 if peer.advertisersReported >= devices + sent {
                     peer.advertise(1, from: sentinelBase + UInt64(sent), scanResponse: false)
                     sent += 1

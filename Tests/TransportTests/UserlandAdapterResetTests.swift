@@ -25,7 +25,7 @@ struct UserlandAdapterResetTests {
     final class EmulatedController: Sendable {
         let listener = UnixSocketListener(prefix: "attune-reset")
         /// Every command opcode the host sent, in order.
-        let opcodes = Mutex<[UInt16]>([])
+        let opcodes = EventRecord<UInt16>()
 
         init(resetsAnswered: Int) {
             let thread = Thread { [self] in
@@ -46,7 +46,7 @@ struct UserlandAdapterResetTests {
                     }
                     guard packet.count >= 4, packet[0] == 0x01 else { return }
                     let opcode = UInt16(packet[1]) | UInt16(packet[2]) << 8
-                    opcodes.withLock { $0.append(opcode) }
+                    opcodes.append(opcode)
                     switch opcode {
                     case UserlandAdapterResetTests.reset:
                         resets += 1
@@ -73,7 +73,7 @@ struct UserlandAdapterResetTests {
 
         /// The commands sent from the `index`th HCI_Reset on (0 the one at start).
         func commands(fromReset index: Int) -> [UInt16] {
-            let all = opcodes.withLock { $0 }
+            let all = opcodes.events
             let resets = all.indices.filter { all[$0] == UserlandAdapterResetTests.reset }
             guard index < resets.count else { return [] }
             let end = index + 1 < resets.count ? resets[index + 1] : all.endIndex
@@ -93,25 +93,21 @@ struct UserlandAdapterResetTests {
         let controller = EmulatedController(resetsAnswered: 2)
         let central = try await Self.poweredOnCentral(controller)
         let peripheral = central.peripheral(address: Self.peer, type: .random)
-        try await central.connect(peripheral, timeout: .seconds(10))
+        try await central.connect(peripheral, timeout: hangGuard)
         #expect(await peripheral.state == .connected)
         let events = peripheral.lifecycleEvents
         let states = central.stateUpdates
         let waiting = central.peripheral(address: Self.unreachable, type: .random)
         let attempt = Task { () -> Result<Void, AttuneError> in
             do throws(AttuneError) {
-                try await central.connect(waiting, timeout: .seconds(30))
+                try await central.connect(waiting, timeout: hangGuard)
                 return .success(())
             } catch {
                 return .failure(error)
             }
         }
         // The attempt is at the controller (its LE Create Connection sent) before the reset.
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        while controller.opcodes.withLock({ $0.filter { $0 == 0x200D }.count }) < 2, clock.now < deadline {
-            await Task.yield()
-        }
+        try await controller.opcodes.waitFor("the second LE Create Connection", skipping: 1) { $0 == 0x200D }
 
         try await central.resetAdapter()
 
@@ -142,7 +138,7 @@ struct UserlandAdapterResetTests {
         #expect(seen == [.poweredOn, .resetting, .poweredOn])
 
         // The controller is usable again: the same peer connects.
-        try await central.connect(peripheral, timeout: .seconds(10))
+        try await central.connect(peripheral, timeout: hangGuard)
         #expect(await peripheral.state == .connected)
     }
 

@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Foundation
 import HCI
 import Synchronization
@@ -16,15 +17,16 @@ extension Floods {
 
         /// Starts a host on `endpoint` and keeps its events drained in the background.
         static func startedHost(_ endpoint: H4Endpoint, loop: KernelEventLoop, commandTimeout: Duration = .seconds(5),
-                                events: LockedBox<[HostEvent]>? = nil) async throws -> (UserlandHost, Task<Void, Never>) {
+                                events: EventRecord<HostEvent>? = nil) async throws -> (UserlandHost, Task<Void, Never>) {
             let host = try UserlandHost(endpoint: endpoint, configuration: HostConfiguration(
                 randomAddress: BluetoothAddress(0xC0, 0, 0, 0, 0, 1), commandTimeout: commandTimeout), loop: loop)
             let stream = host.events
             let drain = Task {
                 for await event in stream {
                     if case .warning = event { continue }
-                    events?.value.withLock { $0.append(event) }
+                    events?.append(event)
                 }
+                events?.finish()
             }
             _ = try await host.start()
             return (host, drain)
@@ -39,8 +41,8 @@ extension Floods {
             defer { loop.shutdown() }
             var endpoints: [H4Endpoint] = []
             for _ in 0..<10 { endpoints.append(try farm.add().1) }
-            // Settle the test's own threads (the farm, the loop, the concurrency pool) first.
-            try await Task.sleep(for: .milliseconds(50))
+            // The farm's and the loop's threads exist once their starts return; a pool
+            // thread started meanwhile is what the slack below is for.
             let before = processThreadIDs()
             var hosts: [(UserlandHost, Task<Void, Never>)] = []
             for endpoint in endpoints { hosts.append(try await Self.startedHost(endpoint, loop: loop)) }
@@ -69,20 +71,21 @@ extension Floods {
             let (flooded, floodedEndpoint) = try farm.add()
             let (_, quietEndpoint) = try farm.add(ignoring: 0xFC00)
             let (floodedHost, floodedDrain) = try await Self.startedHost(floodedEndpoint, loop: loop)
-            let quietEvents = LockedBox<[HostEvent]>([])
+            let quietEvents = EventRecord<HostEvent>()
             let timeout = Duration.milliseconds(1500)
             let (quietHost, quietDrain) = try await Self.startedHost(quietEndpoint, loop: loop, commandTimeout: timeout,
                                                                      events: quietEvents)
             farm.connect(1)
-            while quietHost.connectionHandles != [1] { try await Task.sleep(for: .milliseconds(1)) }
+            try await quietEvents.waitFor("the quiet host's connection") { if case .connected = $0 { true } else { false } }
+            #expect(quietHost.connectionHandles == [1])
 
             farm.setFlooding(flooded, true)
             // Driven by what happened, not by time: the flood is under way once the flooded
             // host has taken a megabyte and counted its packets.
-            // (Waits poll each millisecond rather than spin, so the test's own waiting does not
-            // take the loop thread's core.)
-            while farm.floodBytes(flooded) < 1 << 20 || floodedHost.warningCounts.total < 50_000 {
-                try await Task.sleep(for: .milliseconds(1))
+            // No event counts the flood: look each millisecond, never spin, so the test's
+            // own waiting does not take the loop thread's core.
+            try await eventually("the flooded host took a megabyte") {
+                farm.floodBytes(flooded) >= 1 << 20 && floodedHost.warningCounts.total >= 50_000
             }
 
             // ATT exchanges on the quiet host, each a Read Request answered by its controller.
@@ -90,8 +93,8 @@ extension Floods {
             for round in 0..<20 {
                 let start = ContinuousClock.now
                 try await quietHost.sendATT([0x0A, 0x03, 0x00], on: 1)
-                while quietEvents.value.withLock({ $0.filter { $0 == .attributeData(handle: 1, pdu: [0x0B, 0x42]) }.count }) <= round {
-                    try await Task.sleep(for: .microseconds(200))
+                try await quietEvents.waitFor("Read Response \(round + 1)", skipping: round) {
+                    $0 == .attributeData(handle: 1, pdu: [0x0B, 0x42]) ? () : nil
                 }
                 worst = max(worst, ContinuousClock.now - start)
             }
@@ -128,7 +131,7 @@ extension Floods {
             farm.start()
             defer { farm.stop() }
             let (_, endpoint) = try farm.add(ignoring: 0xFC00)
-            try await Task.sleep(for: .milliseconds(20))
+            // The farm's thread exists once its start returns: only the loop's is new below.
             let beforeLoop = processThreadIDs()
             let loop = try KernelEventLoop()
             defer { loop.shutdown() }
