@@ -52,7 +52,6 @@ struct PublicAPIPeripheralInteropTests {
                     while await !manager.updateValue([UInt8](repeating: UInt8(index), count: 4), for: target,
                                                      onSubscribedCentrals: [central]) {
                         await manager.readyToUpdateSubscribers()
-                        try? await Task.sleep(for: .milliseconds(5))
                     }
                 }
             }
