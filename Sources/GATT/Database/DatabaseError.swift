@@ -20,6 +20,8 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Services that include themselves, directly (one service) or through others, in
     /// include order: a client following includes would never finish.
     case includeCycle([ServiceRecord])
+    /// A file that is not JSON, with where it first breaks the grammar.
+    case syntax(JSONSyntaxError)
     /// JSON that does not follow `Docs/database-json.md`; `path` says where.
     case json(path: String, reason: String)
     /// Several problems: the first few (``DatabaseProblemList/shownLimit``) and how many
@@ -43,6 +45,7 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
             (services.count == 1 ? "a service includes itself: " : "services include one another in a cycle: ")
                 + IncludeCycle.describe(services.map { "\($0.isPrimary ? "primary" : "secondary") service \($0.uuid) at "
                                                         + "\($0.range.start)…\($0.range.end)" })
+        case let .syntax(error): "$: not JSON: \(error)"
         case let .json(path, reason): "\(path): \(reason)"
         case let .problems(shown, total):
             (["\(total) problems:"] + shown.map { "  \($0)" }
