@@ -5,8 +5,9 @@ import GATT
 /// A database file that is not JSON says where it breaks: line, column and byte offset,
 /// and what was found there, for both forms of the file.
 @Suite struct DatabaseSyntaxErrorTests {
-    static func failure(_ text: String) -> String {
-        let data = Data(text.utf8)
+    static func failure(_ text: String) -> String { failure(Data(text.utf8)) }
+
+    static func failure(_ data: Data) -> String {
         var errors: [String] = []
         do { _ = try DatabaseJSON.serviceDefinitions(from: data) } catch { errors.append("\(error)") }
         do { _ = try DatabaseJSON.databases(from: data) } catch { errors.append("\(error)") }
@@ -37,5 +38,15 @@ import GATT
         let depth = 200_000
         let text = String(repeating: "[", count: depth) + "}"
         #expect(Self.failure(text).contains("byte offset \(depth)): expected a value, found '}'"))
+    }
+
+    /// JSONSerialization also reads UTF-16 and UTF-32, told by their zero bytes; their
+    /// faults are not placed in UTF-8 terms (found by Fuzz/DatabaseJSON.swift: "{\0}\0"
+    /// parses, and a first cut blamed its byte 1).
+    @Test func utf16IsNotPlacedAsUTF8() {
+        let broken = Data(Array("{\"services\": [".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        let failure = Self.failure(broken)
+        #expect(failure.hasPrefix("$: not JSON: ") && !failure.contains("byte offset"), "\(failure)")
+        #expect(JSONSyntaxError.locate(in: Data([0x7B, 0x00, 0x7D, 0x00])) == nil)
     }
 }

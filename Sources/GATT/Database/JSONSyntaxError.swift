@@ -23,6 +23,11 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     static func locate(in b: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? {
+        // JSONSerialization reads UTF-16 and UTF-32 too, told by a BOM or by the zero bytes
+        // of the first characters (RFC 4627 §3); their grammar is not checked here.
+        if b.count >= 2, b[0] == 0 || b[1] == 0 || (b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF) {
+            return nil
+        }
         var scanner = Scanner(b: b)
         guard let (offset, reason) = scanner.run() else { return nil }
         return at(offset, reason, in: b)
