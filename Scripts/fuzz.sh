@@ -35,7 +35,7 @@ swiftc "${flags[@]}" "${cflags[@]}" "$src" -o "$out/fuzzer" "${links[@]}"
 # Seed corpus: every PDU of the conformance vectors, one file each.
 if [ -z "$(ls -A "$out/corpus")" ] && [ -f Fixtures/conformance/gatt-vectors.json ]; then
     python3 - "$out/corpus" <<'PY'
-import json, sys, os
+import json, sys, os, struct
 v = json.load(open("Fixtures/conformance/gatt-vectors.json"))
 seen = set()
 for t in v["tests"]:
@@ -43,6 +43,22 @@ for t in v["tests"]:
         if e["pdu"] not in seen:
             seen.add(e["pdu"])
             open(os.path.join(sys.argv[1], "v%04d" % len(seen)), "wb").write(bytes.fromhex(e["pdu"]))
+# pcapng files whose interfaces carry if_tsresol and if_tsoffset (the fixtures are all
+# btsnoop): nanoseconds with an offset, 2^-10 s, and whole seconds.
+def block(kind, body):
+    return struct.pack("<II", kind, 12 + len(body)) + body + struct.pack("<I", 12 + len(body))
+def option(code, value):
+    return struct.pack("<HH", code, len(value)) + value + bytes((4 - len(value) % 4) % 4)
+packet = bytes([0, 0, 0, 1, 0x04, 0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00])
+section = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+for name, options, stamps in [
+        ("pcapng-ns-offset", option(9, b"\x09") + option(14, struct.pack("<q", 1600000000)), [5000000001, 6500000000]),
+        ("pcapng-pow2", option(9, b"\x8a"), [1024 * 1700000000 + 512, 1024 * 1700000001]),
+        ("pcapng-seconds", option(9, b"\x00"), [1700000000, 1700000002])]:
+    interface = block(1, struct.pack("<HHI", 201, 0, 0) + options + option(0, b""))
+    packets = b"".join(block(6, struct.pack("<IIIII", 0, t >> 32, t & 0xFFFFFFFF, len(packet), len(packet)) + packet + b"\0")
+                       for t in stamps)
+    open(os.path.join(sys.argv[1], name), "wb").write(section + interface + packets)
 PY
     for f in Fixtures/captures/*.btsnoop Fixtures/captures/kernel/*.btsnoop; do cp "$f" "$out/corpus/"; done
 fi

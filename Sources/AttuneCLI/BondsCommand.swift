@@ -37,7 +37,8 @@ enum BondsCommand: CLICommand {
                             + (bond.identityAddress.map { " identity \($0)" } ?? "")
                             + " key size \(bond.keySize), \(bond.isAuthenticated ? "authenticated" : "unauthenticated"), "
                             + (bond.isSecureConnections ? "Secure Connections" : "legacy")
-                            + (record.name.map { ", \"\($0)\"" } ?? ""))
+                            // The name came from the peer: no control character reaches the terminal.
+                            + (record.name.map { ", \"\(PeerText.escaped($0))\"" } ?? ""))
             }
             Output.status("\(bonded.count) bonded peer\(bonded.count == 1 ? "" : "s") in \(store.directory)")
         }

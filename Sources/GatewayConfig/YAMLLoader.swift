@@ -14,14 +14,23 @@ public enum YAMLLoader {
             throw GatewayConfigError(path: .root, mark: nil,
                                      message: "the file is \(bytes.count) bytes; at most \(limits.maxBytes)")
         }
+        if let encoding = otherEncoding(bytes) {
+            throw GatewayConfigError(path: .root, mark: YAMLMark(line: 1, column: 1),
+                                     message: "the file starts with a \(encoding) byte order mark; save the file as UTF-8")
+        }
         if let bad = firstInvalidUTF8(bytes) {
             throw GatewayConfigError(path: .root, mark: mark(ofOffset: bad, in: bytes),
                                      message: "not UTF-8 text (byte \(bad))")
         }
+        // A leading UTF-8 byte order mark is allowed (YAML 1.2 §5.2) and invisible in an
+        // editor. libyaml, told the encoding, reads it as content and fails with "did not
+        // find expected <document start>"; without it, lines and columns are the editor's.
+        let skipped = bytes.starts(with: utf8ByteOrderMark) ? utf8ByteOrderMark.count : 0
+        let length = bytes.count - skipped
         // libyaml wants a non-null pointer even for an empty input.
-        let input = bytes.isEmpty ? [0] : bytes
+        let input = length == 0 ? [0] : skipped == 0 ? bytes : Array(bytes[skipped...])
         let result: Result<YAMLNode, GatewayConfigError> = input.withUnsafeBufferPointer { whole in
-            let buffer = UnsafeBufferPointer(rebasing: whole.prefix(bytes.count))
+            let buffer = UnsafeBufferPointer(rebasing: whole.prefix(length))
             let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
             defer { parser.deallocate() }
             guard yaml_parser_initialize(parser) != 0 else {
@@ -39,6 +48,18 @@ public enum YAMLLoader {
             }
         }
         return try result.get()
+    }
+
+    static let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// The encoding a UTF-16 or UTF-32 byte order mark at the start names, or nil: such a
+    /// file is not "invalid UTF-8 at byte 0" but text to save again as UTF-8.
+    static func otherEncoding(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return "UTF-32 (big-endian)" }
+        if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return "UTF-32 (little-endian)" }
+        if bytes.starts(with: [0xFE, 0xFF]) { return "UTF-16 (big-endian)" }
+        if bytes.starts(with: [0xFF, 0xFE]) { return "UTF-16 (little-endian)" }
+        return nil
     }
 
     /// The offset of the first byte that is not part of valid UTF-8 (RFC 3629: no overlong

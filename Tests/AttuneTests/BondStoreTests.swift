@@ -170,6 +170,26 @@ struct BondStoreTests {
             try JSONDecoder().decode(Bond.self, from: try JSONSerialization.data(withJSONObject: short))
         }
     }
+
+    @Test("a stored key size outside 7…16 sets its record aside as a problem naming the file and bond.keySize",
+          arguments: [-5, 0, 6, 17, 255])
+    func keySizeOutsideItsRange(_ size: Int) throws {
+        let dir = StoreTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let record = PeripheralRecord(address: Self.peer, addressType: .random,
+                                      bond: Bond(longTermKey: Array(repeating: 7, count: 16)))
+        try FileStore(directory: dir).save(record)
+        let path = dir + "/" + record.identifier.uuidString + ".json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\"keySize\" : 16"))
+        try Data(text.replacingOccurrences(of: "\"keySize\" : 16", with: "\"keySize\" : \(size)").utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let reopened = try FileStore(directory: dir)
+        #expect(reopened.records().isEmpty, "no bond with a key size pairing cannot make")
+        let problem = try #require(reopened.problems.first)
+        #expect(problem.path == path && problem.field == "bond.keySize" && problem.movedTo != nil)
+        #expect(problem.reason.contains("bond.keySize") && problem.reason.contains("key size \(size) is outside 7…16"), "\(problem)")
+    }
 }
 
 /// A list filled from any thread.

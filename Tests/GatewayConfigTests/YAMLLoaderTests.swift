@@ -66,7 +66,9 @@ import Testing
 
     @Test func binaryAndNonUTF8AreRefused() {
         #expect(loadError([0x61, 0x3A, 0x20, 0xC3, 0x28])?.description == "not UTF-8 text (byte 3)")
-        #expect(loadError([0xFF, 0xFE, 0x61, 0x00])?.description == "not UTF-8 text (byte 0)")
+        #expect(loadError([0x61, 0x3A, 0xFF, 0xFE])?.description == "not UTF-8 text (byte 2)")
+        #expect(loadError([0xFF, 0xFE, 0x61, 0x00])?.description
+                == "the file starts with a UTF-16 (little-endian) byte order mark; save the file as UTF-8")
         let nul = loadError(Array("a: 1\nb: \u{0}\n".utf8))
         #expect(nul?.message == "control characters are not allowed")
         #expect(nul?.line == 2)

@@ -24,10 +24,23 @@ extension CentralManager {
     @discardableResult
     public func removeBond(identifier: UUID) async throws(StoreError) -> BondRemoval? {
         guard let record = store.record(for: identifier), let bond = record.bond else { return nil }
-        try store.update(address: record.address, type: record.addressType) { $0.bond = nil }
-        // The kernel keys a peer by the identity it distributed, when it distributed one.
+        if identifier == PeripheralIdentifier.make(address: record.address, type: record.addressType) {
+            // One step, so a cache saved meanwhile by a link is not undone.
+            try store.update(address: record.address, type: record.addressType) { $0.bond = nil }
+        } else {
+            // A record kept under another identifier than its address makes: update(address:)
+            // would clear a different record and leave this bond in place.
+            var cleared = record
+            cleared.bond = nil
+            try store.save(cleared)
+        }
+        guard store.record(for: identifier)?.bond == nil else {
+            throw StoreError(operation: "remove bond", path: identifier.uuidString, detail: "the store still holds the bond")
+        }
+        // The kernel holds the keys under the identity the peer distributed, as they were
+        // loaded into it (KernelStoredKeys): an identity without a type is random.
         let address = bond.identityAddress ?? record.address
-        let type = bond.identityAddressType ?? record.addressType
+        let type = bond.identityAddress == nil ? record.addressType : (bond.identityAddressType ?? .random)
         return await backend.forgetBond(with: address, type: type)
     }
 

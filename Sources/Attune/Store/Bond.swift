@@ -26,6 +26,8 @@ public struct Bond: Hashable, Sendable, Codable, CustomStringConvertible, Custom
     public var peerSignCounter: UInt32?
     /// Encryption key size in bytes, 7...16.
     public var keySize: Int
+    /// The encryption key sizes pairing can agree on (Vol 3 Part H §3.5.1).
+    public static let keySizes = 7...16
     /// MITM-protected pairing.
     public var isAuthenticated: Bool
     /// Keys from LE Secure Connections pairing.
@@ -95,6 +97,11 @@ public struct Bond: Hashable, Sendable, Codable, CustomStringConvertible, Custom
         localSignCounter = try c.decodeIfPresent(UInt32.self, forKey: .localSignCounter) ?? 0
         peerSignCounter = try c.decodeIfPresent(UInt32.self, forKey: .peerSignCounter)
         keySize = try c.decode(Int.self, forKey: .keySize)
+        // Pairing only ever agrees on 7…16 octets (Vol 3 Part H §3.5.1); any other size is
+        // an edited or damaged file, and the kernel's Load Long Term Keys takes one octet.
+        guard Self.keySizes.contains(keySize) else {
+            throw DecodingError.dataCorruptedError(forKey: .keySize, in: c, debugDescription: "key size \(keySize) is outside 7…16")
+        }
         isAuthenticated = try c.decode(Bool.self, forKey: .isAuthenticated)
         isSecureConnections = try c.decode(Bool.self, forKey: .isSecureConnections)
         if let text = try c.decodeIfPresent(String.self, forKey: .identityAddress) {

@@ -64,6 +64,7 @@ public final class FileStore: Store {
             }
             guard name.hasSuffix(".json"), name != Self.identityFileName else { continue }
             let reason: String
+            var field: String?
             do {
                 let data = try Self.read(path)
                 let record = try decoder.decode(PeripheralRecord.self, from: data)
@@ -73,11 +74,11 @@ public final class FileStore: Store {
                 }
                 reason = "holds \(record.identifier.uuidString), not the record its name promises"
             } catch let error as DecodingError {
-                reason = Self.describe(error)
+                (field, reason) = Self.describe(error)
             } catch {
                 reason = "\(error)"
             }
-            problems.append(StoreProblem(path: path, movedTo: Self.moveAside(path), reason: reason))
+            problems.append(StoreProblem(path: path, movedTo: Self.moveAside(path), reason: reason, field: field))
         }
         let identityPath = directory + "/" + Self.identityFileName
         var identity: HostIdentity?
@@ -257,13 +258,23 @@ public final class FileStore: Store {
         return nil
     }
 
-    private static func describe(_ error: DecodingError) -> String {
+    /// The field a decoding error names (dotted, as in the file) and why it failed.
+    private static func describe(_ error: DecodingError) -> (field: String?, reason: String) {
+        func dotted(_ path: [any CodingKey]) -> String? {
+            path.isEmpty ? nil : path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
         switch error {
-        case .dataCorrupted(let c): "not valid JSON or not a record: \(c.debugDescription)"
-        case .keyNotFound(let key, _): "missing field \(key.stringValue)"
+        case .dataCorrupted(let c):
+            // A field's own check (a key size, an address) names the field; a parse error does not.
+            guard let field = dotted(c.codingPath) else { return (nil, "not valid JSON or not a record: \(c.debugDescription)") }
+            return (field, "bad field \(field): \(c.debugDescription)")
+        case .keyNotFound(let key, let c):
+            let field = dotted(c.codingPath + [key]) ?? key.stringValue
+            return (field, "missing field \(field)")
         case .typeMismatch(_, let c), .valueNotFound(_, let c):
-            "bad field \(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription)"
-        @unknown default: "\(error)"
+            let field = dotted(c.codingPath)
+            return (field, "bad field \(field ?? "(the record)"): \(c.debugDescription)")
+        @unknown default: return (nil, "\(error)")
         }
     }
 }

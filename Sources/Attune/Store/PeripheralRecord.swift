@@ -51,6 +51,14 @@ public struct PeripheralRecord: Hashable, Sendable, Codable {
             throw DecodingError.dataCorruptedError(forKey: .addressType, in: c, debugDescription: "address type \(type)")
         }
         self.addressType = addressType
+        // Everything finds a record by the identifier its address makes: one under any
+        // other would be listed, yet never updated or forgotten (its bond would outlive
+        // an unpair that reported success).
+        let made = PeripheralIdentifier.make(address: address, type: addressType)
+        guard identifier == made else {
+            throw DecodingError.dataCorruptedError(forKey: .identifier, in: c,
+                debugDescription: "\(identifier.uuidString) is not the identifier of \(address) (type \(type)), \(made.uuidString)")
+        }
         name = try c.decodeIfPresent(String.self, forKey: .name)
         cache = try c.decodeIfPresent(GATTCache.self, forKey: .cache)
         subscriptions = try c.decodeIfPresent([Subscription].self, forKey: .subscriptions) ?? []

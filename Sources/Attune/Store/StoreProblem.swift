@@ -6,12 +6,15 @@ public struct StoreProblem: Hashable, Sendable, CustomStringConvertible {
     public var movedTo: String?
     /// Why it could not be used.
     public var reason: String
+    /// The field at fault inside the file (`bond.keySize`), when one field is.
+    public var field: String?
 
     /// A problem from its parts.
-    public init(path: String, movedTo: String?, reason: String) {
+    public init(path: String, movedTo: String?, reason: String, field: String? = nil) {
         self.path = path
         self.movedTo = movedTo
         self.reason = reason
+        self.field = field
     }
 
     public var description: String {

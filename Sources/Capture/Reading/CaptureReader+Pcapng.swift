@@ -91,7 +91,8 @@ extension CaptureReader {
         let raw = buffer.uint16(8, bigEndian: bigEndian)
         var interface = PcapngInterface(linkType: PcapLinkType(rawValue: UInt32(raw)), rawLinkType: raw)
         interface.snapLength = Int(buffer.uint32(12, bigEndian: bigEndian))
-        // Options: code, length, value padded to 4 bytes; code 9 is if_tsresol.
+        // Options: code, length, value padded to 4 bytes; code 9 is if_tsresol (one
+        // byte), code 14 if_tsoffset (eight: signed seconds).
         var offset = 16
         let end = length &- 4
         while offset &+ 4 <= end {
@@ -99,16 +100,17 @@ extension CaptureReader {
             let size = Int(buffer.uint16(offset &+ 2, bigEndian: bigEndian))
             if code == 0 { break }
             guard offset &+ 4 &+ size <= end else { throw corrupt("interface option overruns its block", at: start) }
-            if code == 9, size >= 1 {
-                let v = buffer.byte(offset &+ 4)
-                let exponent = UInt64(v & 0x7F)
-                if v & 0x80 != 0 {
-                    interface.ticksPerSecond = exponent < 64 ? 1 << exponent : 1 << 63
-                } else {
-                    var ticks: UInt64 = 1
-                    for _ in 0..<min(exponent, 19) { ticks &*= 10 }
-                    interface.ticksPerSecond = ticks
-                }
+            switch code {
+            case 9:
+                guard size == 1 else { throw corrupt("if_tsresol of \(size) bytes (it has 1)", at: start) }
+                interface.resolution = buffer.byte(offset &+ 4)
+            case 14:
+                guard size == 8 else { throw corrupt("if_tsoffset of \(size) bytes (it has 8)", at: start) }
+                let first = UInt64(buffer.uint32(offset &+ 4, bigEndian: bigEndian))
+                let second = UInt64(buffer.uint32(offset &+ 8, bigEndian: bigEndian))
+                interface.offsetSeconds = Int64(bitPattern: bigEndian ? first << 32 | second : second << 32 | first)
+            default:
+                break
             }
             offset &+= 4 &+ ((size &+ 3) & ~3)
         }
@@ -153,7 +155,12 @@ extension CaptureReader {
         guard let linkType = interface.linkType else {
             throw CaptureError(.unsupportedLinkType(UInt32(interface.rawLinkType)), recordIndex: recordCount, byteOffset: start)
         }
+        guard let timestamp = interface.microseconds(ticks) else {
+            throw corrupt("timestamp \(ticks) at if_tsresol \(interface.resolutionText)"
+                          + (interface.offsetSeconds == 0 ? "" : " with if_tsoffset \(interface.offsetSeconds) s")
+                          + " does not fit microseconds since 1970 in 64 bits", at: start)
+        }
         return try linkTypeRecord(linkType, dataOffset: dataOffset, included: included, original: original,
-                                  timestamp: interface.microseconds(ticks), recordStart: start)
+                                  timestamp: timestamp, recordStart: start)
     }
 }

@@ -4,7 +4,7 @@ import HCI
 /// and 254). The file header is written on init; call ``finish()`` to flush.
 ///
 /// A record the chosen format cannot carry (a monitor note in an H4 file, a non-zero
-/// controller index outside the monitor formats) is refused with
+/// controller index outside the monitor formats, a timestamp outside its range) is refused with
 /// ``CaptureError/Reason/unrepresentable(_:)``; ``canWrite(_:)`` says so in advance.
 public struct CaptureWriter<Output: CaptureOutput> {
     public let format: CaptureFormat
@@ -54,7 +54,22 @@ public struct CaptureWriter<Output: CaptureOutput> {
     /// Whether ``write(_:)`` accepts the record.
     public func canWrite(_ record: CaptureRecord) -> Bool { refusal(record) == nil }
 
+    /// The timestamps (microseconds since 1970) the format can carry: btsnoop's range
+    /// through year 9999, pcap's 32-bit seconds, pcapng's unsigned 64-bit microseconds.
+    var timestamps: ClosedRange<Int64> {
+        switch format {
+        case .btsnoop: 0...(Capture.btsnoopTimestamps.upperBound - Capture.btsnoopEpochOffset)
+        case .pcap: 0...(Int64(UInt32.max) * 1_000_000 + 999_999)
+        case .pcapng: 0...Int64.max
+        }
+    }
+
     func refusal(_ record: CaptureRecord) -> String? {
+        // A timestamp the format cannot hold would be written wrapped, and read back as
+        // another time or refused (a pcapng if_tsoffset can put one before 1970).
+        guard timestamps.contains(record.timestamp) else {
+            return "timestamp \(record.timestamp) µs is outside the \(timestamps.lowerBound)…\(timestamps.upperBound) µs \(format) holds"
+        }
         let monitor: Bool
         switch format {
         case let .btsnoop(d): monitor = d == .linuxMonitor

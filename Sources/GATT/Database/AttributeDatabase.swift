@@ -49,6 +49,7 @@ public struct AttributeDatabase: Hashable, Sendable {
             }
             sorted[i].groupEnd = end
         }
+        if let cycle = IncludeCycle.first(in: sorted) { throw .includeCycle(cycle) }
         self.attributes = sorted
         self.handles = sorted.map(\.handle.rawValue)
         try rebuildIndexes()

@@ -17,6 +17,11 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
     case valueOverLimit(AttributeHandle, length: Int)
     /// A maximum length outside 0…512.
     case maximumLengthOutOfRange(AttributeHandle, Int)
+    /// Services that include themselves, directly (one service) or through others, in
+    /// include order: a client following includes would never finish.
+    case includeCycle([ServiceRecord])
+    /// A file that is not JSON, with where it first breaks the grammar.
+    case syntax(JSONSyntaxError)
     /// JSON that does not follow `Docs/database-json.md`; `path` says where.
     case json(path: String, reason: String)
     /// Several problems: the first few (``DatabaseProblemList/shownLimit``) and how many
@@ -36,6 +41,11 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
         case .valueTooLong(let h): "value at \(h) is longer than its maximum length"
         case let .valueOverLimit(h, n): "value at \(h) is \(n) bytes; attribute values are at most 512 (Vol 3 Part F §3.2.9)"
         case let .maximumLengthOutOfRange(h, n): "maximum length \(n) at \(h) is outside 0…512 (Vol 3 Part F §3.2.9)"
+        case let .includeCycle(services):
+            (services.count == 1 ? "a service includes itself: " : "services include one another in a cycle: ")
+                + IncludeCycle.describe(services.map { "\($0.isPrimary ? "primary" : "secondary") service \($0.uuid) at "
+                                                        + "\($0.range.start)…\($0.range.end)" })
+        case let .syntax(error): "$: not JSON: \(error)"
         case let .json(path, reason): "\(path): \(reason)"
         case let .problems(shown, total):
             (["\(total) problems:"] + shown.map { "  \($0)" }

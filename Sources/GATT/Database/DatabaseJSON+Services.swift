@@ -6,10 +6,7 @@ extension DatabaseJSON {
     /// definitions to publish (a peripheral manager adds GAP and GATT itself, so the
     /// flat `attributes` form, which fixes every handle, cannot be used this way).
     public static func serviceDefinitions(from data: Data) throws(DatabaseError) -> [ServiceDefinition] {
-        let root: Any
-        do { root = try JSONSerialization.jsonObject(with: data) } catch {
-            throw .json(path: "$", reason: "not JSON: \(error.localizedDescription)")
-        }
+        let root = try parse(data)
         guard let object = root as? [String: Any] else { throw .json(path: "$", reason: "expected an object") }
         guard let services = object["services"] else {
             let reason = object["attributes"] != nil

@@ -22,10 +22,7 @@ public enum DatabaseJSON {
     /// reported, each at its JSON path (the first ten, then how many more).
     public static func databases(from data: Data, cccd: ClientConfigurationMode = .perClient)
         throws(DatabaseError) -> [String: AttributeDatabase] {
-        let root: Any
-        do { root = try JSONSerialization.jsonObject(with: data) } catch {
-            throw .json(path: "$", reason: "not JSON: \(error.localizedDescription)")
-        }
+        let root = try parse(data)
         guard let object = root as? [String: Any] else { throw .json(path: "$", reason: "expected an object") }
         if let dbs = object["databases"] {
             guard let dbs = dbs as? [String: Any] else { throw .json(path: "$.databases", reason: "expected an object") }

@@ -89,7 +89,23 @@ enum HandleAllocator {
             if target.uuid.attForm.width == .bits16 { target.uuid.append(to: &v) }
             out[index].value = v
         }
+        try checkIncludeCycles(services)
         return out
+    }
+
+    /// Refuses services that include themselves, directly or through others, naming the
+    /// include that closes the cycle by its path and each service by path and id.
+    static func checkIncludeCycles(_ services: [ServiceDefinition]) throws(DatabaseError) {
+        var indexByID: [String: Int] = [:]
+        for (i, s) in services.enumerated() { if let id = s.id { indexByID[id] = i } }
+        let edges = services.map { s in s.includes.compactMap { indexByID[$0] } }
+        guard let cycle = IncludeCycle.first(in: edges) else { return }
+        let name = { (i: Int) in "services[\(i)]" + (services[i].id.map { " (id \(DatabaseJSON.shown($0)))" } ?? "") }
+        let first = cycle[0], next = cycle.count > 1 ? cycle[1] : first
+        let k = services[first].includes.firstIndex { indexByID[$0] == next } ?? 0
+        let reason = cycle.count == 1 ? "\(name(first)) includes itself"
+            : "services include one another in a cycle: " + IncludeCycle.describe(cycle.map(name))
+        throw .placement(path: "services[\(first)].includes[\(k)]", reason: reason)
     }
 
     /// The last handle of `service` laid out from `start`: explicit characteristic handles

@@ -138,6 +138,8 @@ final class KernelController: ControllerBackend {
         let found: KernelAdapter
         switch lookUp() {
         case .success(let adapter): found = adapter
+        // A kernel without Bluetooth, or without this adapter, holds no keys for it there.
+        case .failure(.noBluetoothSupport), .failure(.noAdapter): return .kernel(removed: false)
         case .failure(let cause): return .kernelUnreachable(cause.description)
         }
         await startPairingAgent()?.value

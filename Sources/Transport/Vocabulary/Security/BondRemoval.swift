@@ -11,6 +11,15 @@ public enum BondRemoval: Hashable, Sendable, CustomStringConvertible {
     /// The kernel could not be asked (no adapter, no CAP_NET_ADMIN): why.
     case kernelUnreachable(String)
 
+    /// Whether no copy of the keys can be left outside the store: false when bluetoothd
+    /// keeps its own or the kernel could not be asked.
+    public var isComplete: Bool {
+        switch self {
+        case .storeOnly, .kernel: true
+        case .keptByBluetoothd, .kernelUnreachable: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .storeOnly: "the store held the only copy"
