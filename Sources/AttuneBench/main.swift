@@ -40,6 +40,11 @@ for result in await GatewayReconnectBenchmark.all(filter: filter, quick: quick) 
     results.append(result)
     if !json { printRow(result) }
 }
+// Our central's pairing against Bumble's, same run: only when --filter names it.
+for result in await PairingBenchmark.all(filter: filter, quick: quick) {
+    results.append(result)
+    if !json { printRow(result) }
+}
 // The gateway at scale, against the real broker (Debian's mosquitto must be installed).
 for result in await GatewayScaleBenchmark.all(filter: filter, quick: quick, arguments: arguments) {
     results.append(result)
