@@ -23,6 +23,7 @@ benchmarks += CaptureBenchmarks.all
 benchmarks += HCIHostBenchmarks.all
 benchmarks += ReplayBenchmarks.all
 benchmarks += ConformanceBenchmarks.all
+benchmarks += SMPBenchmarks.all
 
 var results: [BenchmarkResult] = []
 for benchmark in benchmarks where filter.map({ benchmark.name.contains($0) }) ?? true {
