@@ -103,7 +103,7 @@ let package = Package(
         .target(name: "Gateway", dependencies: ["Attune", "BluetoothCore", "GatewayConfig", "GatewayCore", "SensorDecoding",
                                                 "MQTTClient"]),
         .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "Gateway", "GatewayConfig", "MQTTClient", "ATT", "GATT", "HCI", "Capture", "Replay", "Transport", "ATTPresentation"]),
-        .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ControllerTestSupport", "ATTPresentation", "CAllocCounter", "Gateway", "GatewayConfig", "MQTTClient", "MQTTTestSupport"]),
+        .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ControllerTestSupport", "ATTPresentation", "CAllocCounter", "Gateway", "GatewayConfig", "MQTTClient", "MQTTTestSupport", "SMP", "BluetoothCrypto"]),
         // Runs inside the kernel lab VM (Scripts/kernel-lab.sh): our central on hci0 against our peripheral on hci1.
         .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT", "Attune"]),
         // The gateway's MQTT 5 client over libmosquitto, driven from KernelEventLoop.

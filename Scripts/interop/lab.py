@@ -628,6 +628,31 @@ class Lab:
                     connection.gatt_client.read_characteristics_by_uuid(UUID(PROTECTED_UUID), None), 5)
                 fields["read"] = [bytes(v).hex() for v in values]
             return fields
+        if name == "bench-pair":
+            # bench-pair TARGET N: Bumble's own pairing, the anchor of attune-bench's
+            # smp.pairing.bumble. N times, the first central connects to the peripheral at
+            # TARGET (a random address), pairs with its default configuration and
+            # disconnects. A sample runs from pair() to the responder's `pairing` event,
+            # when it holds the central's keys: where our central's samples end too.
+            target = hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS)
+            count = int(words[2])
+            responder = next(d for d in self.devices if str(d.random_address).split("/")[0] == words[1])
+            loop = asyncio.get_running_loop()
+            samples = []
+            for _ in range(count):
+                accepted = loop.create_future()
+                responder.once("connection", lambda c, f=accepted: f.done() or f.set_result(c))
+                connection = await asyncio.wait_for(self.first_central().connect(
+                    target, own_address_type=hci.OwnAddressType.RANDOM), 10)
+                peer_side = await asyncio.wait_for(accepted, 5)
+                paired_at = loop.create_future()
+                peer_side.once("pairing", lambda _keys, f=paired_at: f.done() or f.set_result(time.monotonic()))
+                started = time.monotonic()
+                await asyncio.wait_for(connection.pair(), 10)
+                ended = await asyncio.wait_for(paired_at, 5)
+                samples.append(round((ended - started) * 1000, 3))
+                await asyncio.wait_for(connection.disconnect(), 5)
+            return {"samples_ms": samples}
         if name == "connect-read":
             # connect-read TARGET: the first central connects to TARGET without pairing,
             # reads the --protected UUID's value, reports the value or the ATT error, and

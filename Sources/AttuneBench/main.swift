@@ -23,6 +23,7 @@ benchmarks += CaptureBenchmarks.all
 benchmarks += HCIHostBenchmarks.all
 benchmarks += ReplayBenchmarks.all
 benchmarks += ConformanceBenchmarks.all
+benchmarks += SMPBenchmarks.all
 
 var results: [BenchmarkResult] = []
 for benchmark in benchmarks where filter.map({ benchmark.name.contains($0) }) ?? true {
@@ -37,6 +38,11 @@ for result in await APIBenchmarks.all(filter: filter, quick: quick) {
 }
 // The gateway's reconnect figure needs Bumble and mosquitto: only when --filter names it.
 for result in await GatewayReconnectBenchmark.all(filter: filter, quick: quick) {
+    results.append(result)
+    if !json { printRow(result) }
+}
+// Our central's pairing against Bumble's, same run: only when --filter names it.
+for result in await PairingBenchmark.all(filter: filter, quick: quick) {
     results.append(result)
     if !json { printRow(result) }
 }

@@ -76,6 +76,9 @@ final class UserlandController: ControllerBackend {
             state.withLock { $0.status = ManagerStatus(cause: .transportUnreachable(failure)) }
         }
         if let opened {
+            // libcrypto's one-time setup, paid beside the controller's initialisation
+            // instead of inside the first pairing (Docs/security-manager.md, "Speed").
+            Task.detached(priority: .utility) { SecurityManager.prepareCrypto() }
             Task { [self] in await run(opened) }
         }
     }
