@@ -63,6 +63,7 @@ final class SnoopedATTLink: ATTLink {
         }
     }
 
+    func takeDroppedCount() -> Int { link.takeDroppedCount() }
     var canSend: Bool { link.canSend }
     func sendReady() async { await link.sendReady() }
     func raiseSecurity() async throws(AttuneError) { try await link.raiseSecurity() }
