@@ -17,6 +17,11 @@ import Synchronization
 /// A push never fails while the inbox is open: a reader may already hold more than the
 /// room left (one `read` can carry several packets), and dropping it would lose data
 /// silently. The bound is therefore ``capacity`` plus what one read can carry.
+///
+/// A reader that must not pause for one link (the userland host reads every link of an
+/// adapter from one stream) uses ``pushOrCount(_:limit:)`` instead: past its limit an
+/// element is dropped and counted, and the owner takes the count with
+/// ``takeLostCount()``.
 public final class LinkInbox<Element: Sendable>: Sendable {
     // Inlinable, so the generic code is specialized in the module that owns the link
     // (no runtime metadata look-ups on the per-PDU path).
