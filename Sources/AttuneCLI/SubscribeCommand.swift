@@ -45,7 +45,8 @@ enum SubscribeCommand: CLICommand {
             guard subscribed else { return }
             let statistics = peripheral.statistics
             Output.status("subscribe: \(received) values received, \(lost) lost (\(statistics.pdusReceived) ATT PDUs, "
-                          + "\(statistics.backPressurePauses) back-pressure pauses)")
+                          + "\(statistics.backPressurePauses) back-pressure pauses, "
+                          + "\(statistics.pdusDropped) dropped by the transport)")
         }
         do {
             guard case .characteristic(var c) = try target.resolve(in: try await deadline.tree(of: peripheral, on: context.central)) else {

@@ -9,8 +9,9 @@ import Transport
 /// socket, that floods: it answers the userland host's initialisation, connects as the
 /// central asked, serves an ATT server (``HeartRateATTServer`` unless told otherwise),
 /// returns Number Of Completed Packets for the host's ACL, and floods on ``flood(_:)``,
-/// from the moment the host connects to the socket (`floodOnAccept`), or from the moment
-/// it reports the connection (`floodOnConnect`).
+/// from the moment the host connects to the socket (`floodOnAccept`), from the moment
+/// it reports the connection (`floodOnConnect`), or from the central's first discovery
+/// request (`floodOnDiscovery`).
 ///
 /// Unlike ``ScriptedController`` it writes many packets per write() call: a flood of
 /// hundreds of thousands of packets one byte per call would measure the syscalls.
@@ -22,6 +23,9 @@ public final class FloodingController: @unchecked Sendable {
     public enum Flood: Sendable {
         /// A Handle Value Notification with a 20-byte value for `handle`.
         case notifications(handle: UInt16)
+        /// A Handle Value Indication with a 20-byte value for `handle`, sent without
+        /// waiting for confirmations: a peer that breaks ATT's sequential protocol.
+        case indications(handle: UInt16)
         /// Three events a host must drop and count: Number Of Completed Packets for a
         /// handle with no connection, a Command Complete for a command never sent, and an
         /// LE Connection Complete cut to its subevent code.
@@ -33,6 +37,8 @@ public final class FloodingController: @unchecked Sendable {
     public static let notificationSize = 1 + 4 + 4 + 3 + 20
     /// Flood units per write() call.
     public static let unitsPerWrite = 512
+    /// The handle of the first connection, the one that floods; later connections get
+    /// the handles after it, and never flood.
     public static let connectionHandle: UInt16 = 0x0040
     /// The address the peer answers LE Create Connection with (random static).
     public static let address = BluetoothAddress(0xC6, 5, 4, 3, 2, 1)
@@ -44,6 +50,7 @@ public final class FloodingController: @unchecked Sendable {
     private let threads = DispatchGroup()
     private let floodOnAccept: Int
     private let floodOnConnect: Int
+    private let floodOnDiscovery: Int
     private let server: @Sendable ([UInt8]) -> [UInt8]?
     /// `unitsPerWrite` flood units back to back, and the size of one.
     private let floodChunk: [UInt8]
@@ -61,6 +68,8 @@ public final class FloodingController: @unchecked Sendable {
     /// Advertisers still to report: (first address, how many, with a scan response each).
     private var advertisers: [(first: UInt64, count: Int, scanResponse: Bool)] = []
     private var advertisersWritten = 0
+    private var connections = 0
+    private var discoveryFlooded = false
 
     /// Listens on a fresh socket path; the host connects to `.unix(path: path)`.
     /// - Parameters:
@@ -68,22 +77,27 @@ public final class FloodingController: @unchecked Sendable {
     ///   - floodOnAccept: units queued as soon as the host connects to the socket, so they
     ///     arrive among the initialisation's answers.
     ///   - floodOnConnect: units queued right behind LE Connection Complete.
+    ///   - floodOnDiscovery: units queued right behind the answer to the first Read By
+    ///     Group Type Request on the flooding connection, the first two in the same write,
+    ///     so the flood is in the stream ahead of any later answer of the discovery.
     ///   - server: the ATT response to one request from the central, nil for none.
     public init(flood: Flood = .notifications(handle: HeartRateATTServer.valueHandle),
-                floodOnAccept: Int = 0, floodOnConnect: Int = 0,
+                floodOnAccept: Int = 0, floodOnConnect: Int = 0, floodOnDiscovery: Int = 0,
                 server: @escaping @Sendable ([UInt8]) -> [UInt8]? = HeartRateATTServer.response) {
         listener = UnixSocketListener(prefix: "attune-flood")
         path = listener.path
         self.floodOnAccept = floodOnAccept
         self.floodOnConnect = floodOnConnect
+        self.floodOnDiscovery = floodOnDiscovery
         self.server = server
         let unit: (Int) -> [UInt8]
         switch flood {
-        case .notifications(let handle):
+        case .notifications(let handle), .indications(let handle):
+            let opcode: UInt8 = if case .indications = flood { 0x1D } else { 0x1B }
             unit = { i in
                 var value = [UInt8](repeating: 0, count: 20)
                 value[0] = UInt8(truncatingIfNeeded: i)
-                return H4Packet.acl([0x1B, UInt8(handle & 0xFF), UInt8(handle >> 8)] + value, handle: Self.connectionHandle)
+                return H4Packet.acl([opcode, UInt8(handle & 0xFF), UInt8(handle >> 8)] + value, handle: Self.connectionHandle)
             }
         case .hostileEvents:
             unit = { _ in
@@ -185,11 +199,23 @@ public final class FloodingController: @unchecked Sendable {
         guard packet.count >= 4 else { return }
         let opcode = UInt16(packet[1]) | UInt16(packet[2]) << 8
         switch opcode {
-        case 0x200D:  // LE Create Connection: Command Status, then LE Connection Complete as central.
+        case 0x200D where packet.count >= 16:
+            // LE Create Connection: Command Status, then LE Connection Complete as central,
+            // with the peer asked for (Peer_Address_Type at 9, Peer_Address at 10...15).
+            let peer = BluetoothAddress(rawValue: packet[10...15].reversed().reduce(0) { $0 << 8 | UInt64($1) })
+            let index = locked { () -> Int in
+                defer { connections += 1 }
+                return connections
+            }
             queue(H4Packet.commandStatus(opcode)
-                  + H4Packet.connectionComplete(handle: Self.connectionHandle, peer: Self.address),
-                  flood: floodOnConnect)
+                  + H4Packet.connectionComplete(handle: Self.connectionHandle + UInt16(index), peer: peer, peerType: packet[9]),
+                  flood: index == 0 ? floodOnConnect : 0)
         case 0x0406 where packet.count >= 6:  // Disconnect: Command Status, Disconnection Complete (local host terminated).
+            let handle = UInt16(packet[4]) | UInt16(packet[5]) << 8
+            if handle == Self.connectionHandle {
+                // The flood came over that link: it ends with it.
+                locked { floodRemaining = 0 }
+            }
             queue(H4Packet.commandStatus(opcode) + H4Packet.event(0x05, [0x00, packet[4], packet[5], 0x16]))
         default:
             if let complete = ControllerInitAnswers.commandComplete(answering: packet) { queue(complete) }
@@ -205,10 +231,20 @@ public final class FloodingController: @unchecked Sendable {
         var answered = false
         let isATT = packet.count >= 9 && packet[7] == 0x04 && packet[8] == 0x00
         if isATT, let response = server(Array(packet[9...])) {
-            out += H4Packet.acl(response, handle: Self.connectionHandle)
+            out += H4Packet.acl(response, handle: handle)
             answered = true
         }
-        queue(out, request: isATT, response: answered)
+        var flood = 0
+        if isATT && packet[9] == 0x10 && handle == Self.connectionHandle {
+            flood = locked { () -> Int in
+                defer { discoveryFlooded = true }
+                return discoveryFlooded ? 0 : floodOnDiscovery
+            }
+            let inline = min(flood, 2)
+            out += floodChunk[0..<(inline * unitSize)]
+            if flood != Self.endless { flood -= inline }
+        }
+        queue(out, request: isATT, response: answered, flood: flood)
     }
 
     private func queue(_ bytes: [UInt8], request: Bool = false, response: Bool = false, flood: Int = 0) {

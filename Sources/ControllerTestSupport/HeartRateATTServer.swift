@@ -1,7 +1,7 @@
 /// The ATT answers of a one-service peripheral, for ``FloodingController``: Heart Rate
 /// (0x180D) at 0x0010–0x0013 with one notifying Heart Rate Measurement (0x2A37, value
 /// handle 0x0012) and its CCCD (0x2902) at 0x0013. Enough for the central's MTU
-/// exchange, discovery and CCCD write; every other request gets an Error Response, so
+/// exchange, discovery, CCCD read and write; every other request gets an Error Response, so
 /// no procedure waits for an answer that never comes.
 public enum HeartRateATTServer {
     public static let valueHandle: UInt16 = 0x0012
@@ -27,6 +27,8 @@ public enum HeartRateATTServer {
             return [0x05, 0x01, 0x13, 0x00, 0x02, 0x29]
         case 0x12:  // Write Request (the CCCD)
             return [0x13]
+        case 0x0A where start == 0x0013:  // Read Request: the CCCD, notifications off
+            return [0x0B, 0x00, 0x00]
         case 0x04, 0x06, 0x08, 0x10:  // past the last attribute: discovery ends here
             return error(opcode, start, 0x0A)
         default:

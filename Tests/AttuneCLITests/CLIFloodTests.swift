@@ -148,6 +148,46 @@ struct CLIFloodTests {
         #expect(requests > 10, "the server was asked only \(requests) times")
     }
 
+    /// Before: the connection's discovery took its last answer at 18 s, then the tree
+    /// walk scanned all 131,070 services for each of them, silent until the deadline
+    /// (overshot by 16 s, at 244 MB), and left a 28 MB record that the next start moved
+    /// aside as corrupt.
+    @Test("a primary and a secondary service at every handle to 0xFFFF: discover ends, the store stays sound",
+          .timeLimit(.minutes(5)))
+    func discoverEveryHandleTwice() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("attune-every-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        for run in 1...2 {
+            let controller = FloodingController(server: Self.twoServicesPerHandle)
+            defer { controller.close() }
+            controller.start()
+            let result = try await AttuneProcess.run(["discover", Self.address, "--random", "--transport", "unix:" + controller.path,
+                                                      "--discovery-timeout", "200"], timeout: 240, discardStdout: true, store: store)
+            print("flood 6 (every handle, run \(run)): exit \(result.status), peak RSS \(result.peakKilobytes) kB, "
+                  + "\(controller.requestsReceived) requests, \(result.cpuSeconds) s CPU")
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(result.stderr.contains("discovered 65535 services"), "stderr: \(result.stderr)")
+            #expect(!result.stderr.contains("corrupt"), "stderr: \(result.stderr)")
+            #expect(result.peakKilobytes < 4 * Self.limitKilobytes, "peak RSS \(result.peakKilobytes) kB")
+        }
+    }
+
+    /// A one-handle service at every handle to 0xFFFF, answered as primary and as
+    /// secondary alike: more services than a database has handles.
+    @Sendable static func twoServicesPerHandle(_ pdu: [UInt8]) -> [UInt8]? {
+        guard let opcode = pdu.first else { return nil }
+        let start = pdu.count >= 3 ? UInt16(pdu[1]) | UInt16(pdu[2]) << 8 : 0
+        switch opcode {
+        case 0x02:
+            return [0x03, 23, 0]
+        case 0x10 where pdu.count == 7 && pdu[6] == 0x28 && pdu[5] <= 0x01:
+            return [0x11, 6, UInt8(start & 0xFF), UInt8(start >> 8), UInt8(start & 0xFF), UInt8(start >> 8), 0x0F, 0x18]
+        default:
+            let isRequest = opcode & 0x40 == 0 && opcode & 0x01 == 0 && opcode != 0x1E
+            return isRequest ? HeartRateATTServer.error(opcode, start, 0x0A) : nil
+        }
+    }
+
     /// An ATT server whose every primary service is one handle long, at every handle: a
     /// discovery that follows it asks once per handle up to 0xFFFF.
     @Sendable static func servicePerHandle(_ pdu: [UInt8]) -> [UInt8]? {

@@ -174,3 +174,31 @@ struct CentralRestoreTests {
         #expect(central.retrievePeripherals(identifiers: [stranger]).first?.address == BluetoothAddress(rawValue: 42))
     }
 }
+
+/// The store never writes a record it would move aside as corrupt when it next opens.
+@Suite("FileStore: records within the size it reads back")
+struct FileStoreRecordSizeTests {
+    @Test("a record over the size limit is refused, and the old one stays")
+    func oversizeRecordIsRefused() throws {
+        let dir = StoreTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try FileStore(directory: dir)
+        var record = PeripheralRecord(address: StoreTests.sensor, addressType: .random, name: "small")
+        try store.save(record)
+        // 40,000 services of one characteristic each, 128-bit UUIDs: a real database's
+        // share of handles, over 16 MiB as pretty-printed JSON.
+        let uuid = BluetoothUUID("A77E0001-0000-1000-8000-00805F9B34FB")!
+        record.cache = GATTCache(services: (0..<40_000).map { i in
+            let start = AttributeHandle(UInt16(1 + i))
+            return Service(uuid: uuid, startHandle: start, endHandle: start, characteristics: [
+                Characteristic(uuid: uuid, properties: [.read, .write, .notify], declarationHandle: start,
+                               valueHandle: start, endHandle: start, serviceHandle: start)])
+        }, databaseHash: nil)
+        record.name = "big"
+        #expect(throws: StoreError.self) { try store.save(record) }
+        #expect(throws: StoreError.self) { try store.update(address: StoreTests.sensor, type: .random) { $0 = record } }
+        let reopened = try FileStore(directory: dir)
+        #expect(reopened.problems.isEmpty)
+        #expect(reopened.record(for: record.identifier)?.name == "small")
+    }
+}

@@ -39,6 +39,10 @@ public enum ATTBearerCloseReason: Hashable, Sendable, CustomStringConvertible {
     case requestWhileRequestPending(ATTOpcode)
     /// The peer sent a confirmation with no indication outstanding.
     case unexpectedConfirmation
+    /// The peer sent a Handle Value Indication before its previous one was confirmed (Vol
+    /// 3 Part F §3.4.7.2): an indication flood. The transport, which sees when our
+    /// confirmation leaves, finds it and ends the link.
+    case indicationBeforeConfirmation
     /// The peer sent a response while none of our requests was outstanding.
     case unexpectedResponse(ATTOpcode)
     /// The owner closed the bearer (link lost, application request).
@@ -50,6 +54,8 @@ public enum ATTBearerCloseReason: Hashable, Sendable, CustomStringConvertible {
         case .indicationTimeout: "no confirmation of an indication within the transaction timeout"
         case .requestWhileRequestPending(let op): "protocol violation: \(op.name) while a request was pending"
         case .unexpectedConfirmation: "protocol violation: confirmation with no indication outstanding"
+        case .indicationBeforeConfirmation:
+            "protocol violation: indication flood (a Handle Value Indication before the previous one was confirmed)"
         case .unexpectedResponse(let op): "protocol violation: \(op.name) with no request outstanding"
         case .local(let why): why
         }

@@ -215,10 +215,12 @@ extension Peripheral {
             batchNotifications = 0
             for event in batch { linkEvent(event, attempt, at) }
             let notified = batchNotifications
+            let dropped = link.takeDroppedCount()
             counters.update {
                 $0.batchesReceived += 1
                 $0.pdusReceived += batch.count
                 $0.notificationsReceived += notified
+                $0.pdusDropped += dropped
             }
             await waitForListeners()
         }

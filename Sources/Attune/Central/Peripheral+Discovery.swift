@@ -39,11 +39,11 @@ extension Peripheral {
         guard lifecycle.connectionState == .connected else { throw .notConnected }
         var includes: [IncludedService]
         var included: [Service] = []
-        if let tree = knownTree, let full = tree.first(where: { $0.startHandle == service.startHandle }),
-           let known = full.includedServices {
+        if let tree = knownTree, let index = tree.firstIndex(startingAt: service.startHandle),
+           let known = tree[index].includedServices {
             includes = known.filter { uuids?.contains($0.uuid) ?? true }
             for i in includes {
-                included.append(tree.first { $0.startHandle == i.startHandle }
+                included.append(tree.firstIndex(startingAt: i.startHandle).map { tree[$0] }
                                 ?? Service(uuid: i.uuid, isPrimary: false, startHandle: i.startHandle, endHandle: i.endHandle))
             }
         } else {
@@ -72,7 +72,7 @@ extension Peripheral {
     /// Services over its group tells. A server that refuses that request with an ATT
     /// error still has the service: it is taken as secondary, what includes mostly name.
     private func isPrimary(_ include: IncludedService) async throws(AttuneError) -> Bool {
-        if let known = revealed?.first(where: { $0.startHandle == include.startHandle }) { return known.isPrimary }
+        if let tree = revealed, let known = tree.firstIndex(startingAt: include.startHandle) { return tree[known].isPrimary }
         let group = AttributeHandleRange(start: include.startHandle, end: include.endHandle)
         guard group.isValid else { return false }
         do {
@@ -89,8 +89,8 @@ extension Peripheral {
         async throws(AttuneError) -> [Characteristic] {
         guard lifecycle.connectionState == .connected else { throw .notConnected }
         var found: [Characteristic]
-        if let tree = knownTree, let full = tree.first(where: { $0.startHandle == service.startHandle }) {
-            found = full.characteristics ?? []
+        if let tree = knownTree, let index = tree.firstIndex(startingAt: service.startHandle) {
+            found = tree[index].characteristics ?? []
         } else {
             guard case .characteristics(let list) = try await request(.discoverAllCharacteristics(in: service.handleRange))
             else { return [] }
@@ -110,7 +110,7 @@ extension Peripheral {
     public func discoverDescriptors(for characteristic: Characteristic) async throws(AttuneError) -> [Descriptor] {
         guard lifecycle.connectionState == .connected else { throw .notConnected }
         var found: [Descriptor] = []
-        if let known = knownCharacteristic(characteristic.valueHandle)?.descriptors {
+        if let known = knownCharacteristic(characteristic)?.descriptors {
             found = known
         } else if let range = characteristic.descriptorRange,
                   case .descriptors(let list) = try await request(.discoverDescriptors(in: range)) {
@@ -123,10 +123,14 @@ extension Peripheral {
         return found
     }
 
-    /// The characteristic in the full tree, when the lifecycle knows it.
-    func knownCharacteristic(_ valueHandle: AttributeHandle) -> Characteristic? {
-        for s in knownTree ?? [] {
-            if let c = s.characteristics?.first(where: { $0.valueHandle == valueHandle }) { return c }
+    /// The characteristic in the full tree, when the lifecycle knows it: looked up in
+    /// its own service (by binary search; a hostile tree may put a primary and a
+    /// secondary service at the same handle), not by a scan of every service.
+    func knownCharacteristic(_ characteristic: Characteristic) -> Characteristic? {
+        guard let tree = knownTree, var i = tree.firstIndex(startingAt: characteristic.serviceHandle) else { return nil }
+        while i < tree.count, tree[i].startHandle == characteristic.serviceHandle {
+            if let c = tree[i].characteristics?.first(where: { $0.valueHandle == characteristic.valueHandle }) { return c }
+            i += 1
         }
         return nil
     }
@@ -134,16 +138,18 @@ extension Peripheral {
     /// Adds services to the revealed tree, in handle order, keeping what is already known
     /// of those it holds. Before ``discoverServices(_:)`` there is no tree to add to.
     private func reveal(_ services: [Service]) {
-        guard var tree = revealed else { return }
-        // A set, not a scan per service: a peer may declare thousands of services.
-        var known = Set(tree.map(\.startHandle))
-        for s in services where known.insert(s.startHandle).inserted { tree.append(s) }
-        revealed = tree.sorted { $0.startHandle < $1.startHandle }
+        // In place, and nothing for nothing: the tree walk reveals each service's
+        // includes, mostly none, and a peer may declare a service at every handle.
+        guard revealed != nil, !services.isEmpty else { return }
+        for s in services where revealed!.firstIndex(startingAt: s.startHandle) == nil {
+            revealed!.insert(s, at: revealed!.insertionIndex(for: s.startHandle))
+        }
     }
 
+    /// Changes one service of the revealed tree in place (a copy of the tree per call
+    /// would make the walk quadratic).
     private func updateService(_ start: AttributeHandle, _ change: (inout Service) -> Void) {
-        guard var tree = revealed, let i = tree.firstIndex(where: { $0.startHandle == start }) else { return }
-        change(&tree[i])
-        revealed = tree
+        guard let i = revealed?.firstIndex(startingAt: start) else { return }
+        change(&revealed![i])
     }
 }

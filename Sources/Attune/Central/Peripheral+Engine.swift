@@ -123,9 +123,25 @@ extension Peripheral {
         }
     }
 
+    /// Keeps the cache for this link and the next, and in the store when the store takes
+    /// it: a database too big for a record (a peer may declare a service at every
+    /// handle) is kept in memory only, the record is written without it, and
+    /// ``LifecycleEvent/cacheNotStored(_:)`` says why.
     private func keepCache(_ cache: GATTCache) {
         memory.cache = cache
-        try? store.update(address: address, type: addressType) { $0.cache = cache }
+        let attributes = cache.attributeCount
+        do throws(StoreError) {
+            // Counted before anything is encoded: such a tree would encode to tens of MB.
+            guard attributes <= GATTCache.maximumAttributes else {
+                throw StoreError(operation: "cache", path: address.description,
+                                 detail: "the database declares \(attributes) attributes, more than the "
+                                    + "\(GATTCache.maximumAttributes) handles a database has")
+            }
+            try store.update(address: address, type: addressType) { $0.cache = cache }
+        } catch {
+            try? store.update(address: address, type: addressType) { $0.cache = nil }
+            lifecycleBroadcast.yield(.cacheNotStored(error))
+        }
     }
 
     /// The engine's start-up phase, as the lifecycle reports it.

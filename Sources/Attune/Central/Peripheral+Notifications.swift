@@ -20,7 +20,7 @@ extension Peripheral {
         }
         // Like Core Bluetooth, turning notifications on twice is one subscription.
         if isNotifying(characteristic) { return }
-        var descriptors = characteristic.descriptors ?? knownCharacteristic(characteristic.valueHandle)?.descriptors
+        var descriptors = characteristic.descriptors ?? knownCharacteristic(characteristic)?.descriptors
         if descriptors == nil { descriptors = try await discoverDescriptors(for: characteristic) }
         guard let cccd = descriptors?.first(where: { $0.uuid == GATTAttributeType.clientCharacteristicConfiguration }) else {
             throw .attributeNotFound("Client Characteristic Configuration of \(characteristic.uuid)")

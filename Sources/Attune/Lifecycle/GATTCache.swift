@@ -10,15 +10,30 @@ public struct GATTCache: Hashable, Sendable, Codable {
 
     /// A cache of `services` as they were when `databaseHash` was read.
     public init(services: [Service], databaseHash: [UInt8]?) {
-        self.services = services
+        // In start-handle order, which lookups by binary search rely on.
+        self.services = services.sorted { $0.startHandle < $1.startHandle }
         self.databaseHash = databaseHash
+    }
+
+    /// The most attribute declarations a real database can hold: one per handle
+    /// (Vol 3 Part F §3.2.2). A tree with more (a peer that declares a primary and a
+    /// secondary service at every handle) is not a database, and is not stored.
+    public static let maximumAttributes = 0xFFFF
+
+    /// The attributes the tree declares: each service and include declaration, each
+    /// characteristic's declaration and value, each descriptor.
+    public var attributeCount: Int {
+        services.reduce(0) { total, s in
+            total + 1 + (s.includedServices?.count ?? 0)
+                + (s.characteristics ?? []).reduce(0) { $0 + 2 + ($1.descriptors?.count ?? 0) }
+        }
     }
 
     private enum CodingKeys: String, CodingKey { case services, databaseHash }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        services = try c.decode([Service].self, forKey: .services)
+        services = try c.decode([Service].self, forKey: .services).sorted { $0.startHandle < $1.startHandle }
         let hash = try c.decodeIfPresent([UInt8].self, forKey: .databaseHash)
         // A cache written before include declarations were kept has start handles only
         // (decoded as unknown includes). Validating it by hash would keep that partial

@@ -11,6 +11,10 @@ public enum LifecycleEvent: Hashable, Sendable {
     case disconnected(DisconnectReason, reconnectAt: MonotonicTime?)
     /// The Database Hash was read: `hit` means the cache was used and discovery skipped.
     case cacheValidated(hit: Bool)
+    /// The discovered database is not in the store: the store refused the record with it
+    /// (too big for a record, or the store failed). The link keeps using it; the next
+    /// process discovers again.
+    case cacheNotStored(StoreError)
     /// A subscription was written again after a reconnect.
     case subscriptionRestored(Subscription)
     /// A subscription ended: the connection is gone for good, the characteristic no

@@ -22,8 +22,10 @@ public final class FileStore: Store {
     /// The file holding our host's identity (address and IRK), next to the records.
     public static let identityFileName = "host-identity.json"
 
-    /// Files larger than this are not records; they are moved aside unread.
-    static let maximumFileSize = 16 << 20
+    /// Files larger than this are not records; they are moved aside unread. Nothing
+    /// larger is written either (``save(_:)`` and ``update(address:type:_:)`` refuse
+    /// it), so the store reads back everything it wrote.
+    public static let maximumFileSize = 16 << 20
 
     /// `$ATTUNE_STORE`, else `/var/lib/attune` for root, else
     /// `$XDG_STATE_HOME/attune` or `~/.local/state/attune`.
@@ -147,6 +149,7 @@ public final class FileStore: Store {
         } catch {
             throw StoreError(operation: "encode", path: path, detail: "\(error)")
         }
+        try Self.checkSize(bytes, path)
         // The lock orders writes of the same record, so the newest always lands last.
         try state.withLock { (records: inout [UUID: PeripheralRecord]) throws(StoreError) in
             try writeAtomically(bytes, to: path, name: record.identifier.uuidString + ".json")
@@ -170,6 +173,7 @@ public final class FileStore: Store {
             } catch {
                 throw StoreError(operation: "encode", path: path, detail: "\(error)")
             }
+            try Self.checkSize(bytes, path)
             try writeAtomically(bytes, to: path, name: id.uuidString + ".json")
             records[id] = record
         }
@@ -184,6 +188,14 @@ public final class FileStore: Store {
             syncDirectory()
             records.removeValue(forKey: identifier)
         }
+    }
+
+    /// Refuses a record the store would move aside as corrupt when it next opens.
+    private static func checkSize(_ bytes: [UInt8], _ path: String) throws(StoreError) {
+        guard bytes.count > maximumFileSize else { return }
+        throw StoreError(operation: "write", path: path,
+                         detail: "the record would be \(bytes.count) bytes, over the store's limit of \(maximumFileSize) "
+                            + "(a file that large is not read back as a record); nothing was written")
     }
 
     private func path(for identifier: UUID) -> String { directory + "/" + identifier.uuidString + ".json" }

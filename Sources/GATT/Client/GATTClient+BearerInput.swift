@@ -114,6 +114,9 @@ extension GATTClient {
         case .unexpectedConfirmation:
             return .protocolViolation(ProtocolViolation(.unsolicitedConfirmation, opcode: .handleValueConfirmation,
                                                         pdu: Array(bytes)))
+        case .indicationBeforeConfirmation:
+            return .protocolViolation(ProtocolViolation(.indicationBeforeConfirmation, opcode: .handleValueIndication,
+                                                        pdu: Array(bytes)))
         case .local:
             return .bearerClosed
         }

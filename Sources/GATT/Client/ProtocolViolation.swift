@@ -23,6 +23,9 @@ public struct ProtocolViolation: Hashable, Sendable, CustomStringConvertible {
         case requestWhileRequestPending
         /// A Handle Value Confirmation with no indication of ours outstanding.
         case unsolicitedConfirmation
+        /// A Handle Value Indication before the previous one was confirmed (Vol 3 Part F
+        /// §3.4.7.2): an indication flood.
+        case indicationBeforeConfirmation
         /// A PDU longer than the ATT_MTU in force.
         case exceedsATTMTU(length: Int, mtu: Int)
         /// A value that would exceed the 512-byte maximum of an attribute value.
@@ -60,6 +63,7 @@ public struct ProtocolViolation: Hashable, Sendable, CustomStringConvertible {
         case .unsolicitedResponse: what = "a response with no request outstanding"
         case .requestWhileRequestPending: what = "a request while the previous one was still unanswered"
         case .unsolicitedConfirmation: what = "a confirmation with no indication outstanding"
+        case .indicationBeforeConfirmation: what = "an indication flood: an indication before the previous one was confirmed"
         case let .exceedsATTMTU(length, mtu): what = "PDU of \(length) bytes exceeds ATT_MTU \(mtu)"
         case let .valueTooLong(n): what = "value of \(n) bytes exceeds the 512-byte maximum"
         case let .preparedWriteMismatch(h, offset): what = "echoed prepared write for \(h) offset \(offset) differs from the request"

@@ -32,6 +32,7 @@ extension HCIHost {
         let handle = connection.handle
         switch frame.channel {
         case .attribute:
+            guard admitsATT(frame.payload, on: handle) else { return }
             output.events.append(.attributeData(handle: handle, pdu: Array(frame.payload)))
         case .leSignaling:
             let outcome = LESignalingChannel.handle(frame.payload, handle: handle, role: connection.role,

@@ -73,6 +73,9 @@ extension HCIHost {
                 return
             }
             connections[handle]?.pendingDisconnect = id
+            // The host is already ending a link whose peer broke ATT's sequence: this
+            // request completes with that Disconnect.
+            guard connection.peerIndications != .broken else { return }
             commands.enqueue(Disconnect(connectionHandle: handle, reason: reason), .disconnect(id, handle: handle))
         case .sendL2CAP(let handle, let channel, let payload):
             guard connections[handle] != nil else {
@@ -89,6 +92,7 @@ extension HCIHost {
                 complete(id, .failure(.busy("connection 0x\(String(handle, radix: 16)) has \(acl.queuedCount(on: handle)) ACL packets waiting for controller buffers")))
                 return
             }
+            if channel == .attribute { sendingATT(payload, on: handle) }
             acl.enqueue(handle, packets)
             complete(id, .success(.done))
         case .startEncryption(let handle, let random, let ediv, let key):

@@ -5,4 +5,6 @@ struct HostConnection: Sendable {
     var pendingDisconnect: HostRequestID?
     /// The link's encryption, as the last Encryption Change reported it.
     var isEncrypted = false
+    /// Whether the peer waits for our confirmation of its indication, as ATT requires.
+    var peerIndications = PeerIndicationSequence.idle
 }

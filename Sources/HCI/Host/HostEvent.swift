@@ -13,6 +13,11 @@ public enum HostEvent: Hashable, Sendable {
     case connectionEnded(handle: UInt16, error: HostError)
     /// An ATT PDU arrived on the ATT fixed channel (CID 0x0004).
     case attributeData(handle: UInt16, pdu: [UInt8])
+    /// The peer sent a Handle Value Indication before we had confirmed its previous one:
+    /// an indication flood, which breaks ATT's sequential protocol (Vol 3 Part F
+    /// §3.4.7.2, §3.3.2). The host delivers nothing more of the link's ATT and
+    /// disconnects it; ``disconnected(handle:reason:)`` follows.
+    case indicationBeforeConfirmation(handle: UInt16)
     /// The link's parameters changed (LE Connection Update Complete).
     case connectionParametersUpdated(LEConnectionUpdateComplete)
     /// The peer asked for new connection parameters over LE signaling, and we answered.

@@ -19,6 +19,10 @@ package protocol ATTLink: AnyObject, Sendable {
     /// For exactly one owner. Runs on the owner's actor (`nonisolated(nonsending)`), so
     /// the wake-up from the transport lands on that actor directly: one hop per batch.
     nonisolated(nonsending) func receive() async -> [LinkEvent]
+    /// How many PDUs from the peer the transport dropped since the last call because the
+    /// owner did not take them in time (only a transport that must not pause for one
+    /// link, the userland host, drops any); zero elsewhere.
+    func takeDroppedCount() -> Int
     /// Queues one PDU; never blocks. Dropped once the link is closed.
     func send(_ pdu: [UInt8])
     /// Whether the transport has room for another PDU right now (socket buffer, ACL
@@ -48,4 +52,5 @@ package protocol ATTLink: AnyObject, Sendable {
 
 extension ATTLink {
     package var isEncrypted: Bool { false }
+    package func takeDroppedCount() -> Int { 0 }
 }

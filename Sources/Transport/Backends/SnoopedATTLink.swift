@@ -63,6 +63,7 @@ final class SnoopedATTLink: ATTLink {
         }
     }
 
+    func takeDroppedCount() -> Int { link.takeDroppedCount() }
     var canSend: Bool { link.canSend }
     var hasEnded: Bool { link.hasEnded }
     func sendReady() async { await link.sendReady() }

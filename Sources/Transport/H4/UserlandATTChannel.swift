@@ -7,8 +7,12 @@ import HCI
 /// Exists from the moment the connection comes up (PDUs that arrive before anyone asks
 /// for the channel wait in ``inbox``), when the host routes ATT to channels.
 ///
-/// The inbox is bounded: while it is full the host's reader stops reading the H4 stream,
-/// so the controller holds what comes next instead of this process buffering it.
+/// The inbox is bounded, and the host never stops reading the H4 stream for it: the
+/// stream carries every link of the adapter and the HCI events (Number Of Completed
+/// Packets among them) that all of them wait on, so one link whose owner falls behind
+/// must not stall the others. A full inbox drops the PDUs ATT does not acknowledge
+/// (notifications and commands) and counts them (``takeDroppedCount()``); the rest are
+/// kept one by one by ATT's sequential protocol, and get ``inboxLimit`` in all.
 public final class UserlandATTChannel: Sendable {
     /// What the channel reports.
     public enum Event: Sendable, Hashable {
@@ -18,10 +22,18 @@ public final class UserlandATTChannel: Sendable {
         case disconnected(HCIStatus)
         /// The host stopped (stream closed, controller failed): the link's fate is unknown.
         case ended(HostError)
+        /// The peer sent an indication before its previous one was confirmed (an
+        /// indication flood); the host is disconnecting the link.
+        case indicationBeforeConfirmation
     }
 
-    /// How many received PDUs may wait before the host stops reading.
+    /// How many received PDUs may wait before notifications and commands are dropped.
     public static let inboxCapacity = 256
+    /// How many PDUs may wait at all. Past ``inboxCapacity`` only requests, responses,
+    /// indications and confirmations are kept, and ATT allows the peer one of each at a
+    /// time; a peer that sends more has broken the protocol, and its excess is dropped
+    /// and counted like a notification.
+    public static let inboxLimit = 2 * inboxCapacity
 
     public let connection: ConnectionInfo
     /// Received PDUs, then one closing event, taken in batches by exactly one owner.
@@ -37,6 +49,18 @@ public final class UserlandATTChannel: Sendable {
     /// The next batch of events (received PDUs, the closing event last); empty once the
     /// closing event was taken.
     nonisolated(nonsending) public func receive() async -> [Event] { await inbox.take() }
+
+    /// Queues a PDU from the peer, or drops and counts it when the inbox is full.
+    func deliver(_ pdu: [UInt8]) {
+        // Notifications (0x1B, 0x23) and commands (bit 6) are unacknowledged: ATT lets a
+        // peer send them without limit, and lets us lose them.
+        let unacknowledged = pdu.first.map { $0 == 0x1B || $0 == 0x23 || $0 & 0x40 != 0 } ?? true
+        inbox.pushOrCount(.received(pdu), limit: unacknowledged ? Self.inboxCapacity : Self.inboxLimit)
+    }
+
+    /// How many PDUs from the peer were dropped since the last call, because the inbox
+    /// was full.
+    public func takeDroppedCount() -> Int { inbox.takeLostCount() }
 
     /// The same events one at a time, for tools and tests that drive an engine by hand.
     public var events: Events { Events(channel: self) }

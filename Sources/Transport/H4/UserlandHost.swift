@@ -15,8 +15,10 @@ import Synchronization
 /// ``readLimit`` bytes (``packetReadLimit`` reads of a packet-oriented stream), then returns to the loop,
 /// so a controller that floods one host cannot hold up other hosts on the same loop, nor
 /// their timers. Writes never wait: what the stream does not take at once waits in order
-/// and goes out when the loop sees the stream writable. While a connection's ATT inbox
-/// is full the host stops asking to read, so the controller holds what comes next.
+/// and goes out when the loop sees the stream writable. The host never stops reading for
+/// one connection's sake: the stream carries every link and the HCI events they all wait
+/// on (Number Of Completed Packets returns the ACL buffers every send needs), so a full
+/// ATT inbox drops and counts instead (see ``UserlandATTChannel``).
 ///
 /// When the stream closes, fails or stops being framable, every connection ends with
 /// ``HostEvent/connectionEnded(handle:error:)``, every request fails with the same
@@ -68,14 +70,12 @@ public final class UserlandHost: Sendable {
         var armedDeadline: MonotonicTime?
         var timer: KernelEventLoop.Timer?
         /// Whole packets were read but not yet handed to the host (the turn's budget ran
-        /// out, or an inbox filled): the next turn starts with them.
+        /// out): the next turn starts with them.
         var backlog = false
         /// A turn is queued on the loop (``queueTurn(_:)``).
         var turnQueued = false
         /// Per-connection ATT channels, when ATT is routed to them.
         var channels: [UInt16: UserlandATTChannel] = [:]
-        /// A channel whose inbox is full: nothing more is read until it has room.
-        var fullChannel: UserlandATTChannel?
         var sendWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
         /// The links' Security Managers, when the configuration enables pairing.
         var security: UserlandSecurity
@@ -370,7 +370,7 @@ public final class UserlandHost: Sendable {
         drainDecoder(&budget, &state)
         let reads = stream.isPacketOriented ? Self.packetReadLimit : 1
         var read = 0
-        while read < reads, budget > 0, state.stopped == nil, state.fullChannel == nil, !state.backlog {
+        while read < reads, budget > 0, state.stopped == nil, !state.backlog {
             read += 1
             let outcome: H4Stream.ReadOutcome
             do {
@@ -397,16 +397,6 @@ public final class UserlandHost: Sendable {
             }
         }
         guard state.stopped == nil else { return }
-        if let full = state.fullChannel {
-            // Back-pressure: read nothing more until the link's owner takes what it was
-            // given; the controller's buffers (and its flow control towards the peer)
-            // hold the rest. Deadlines still fire: they are timers, not reads.
-            if full.inbox.onRoom({ [weak self] in self?.resumeReading(after: full) }) {
-                setInterest(reading: false, &state)
-                return
-            }
-            state.fullChannel = nil  // the owner took its batch meanwhile
-        }
         // Whole packets are left over: their turn comes after every other descriptor's
         // (the socket may have nothing more to say, so readiness would not bring it back).
         if state.backlog { queueTurn(&state) }
@@ -416,7 +406,7 @@ public final class UserlandHost: Sendable {
     /// `backlog` when it stopped with packets left.
     private func drainDecoder(_ budget: inout Int, _ state: inout State) {
         let now = Self.now()
-        while state.stopped == nil, state.fullChannel == nil {
+        while state.stopped == nil {
             let packet: [UInt8]?
             do throws(H4StreamDecoder.Failure) {
                 packet = try state.decoder.nextPacket()
@@ -435,8 +425,6 @@ public final class UserlandHost: Sendable {
                 return
             }
         }
-        // Paused by a full inbox, maybe with packets left: they wait for the room.
-        if state.fullChannel != nil { state.backlog = true }
     }
 
     /// Asks the loop for one more turn at the back of its queue.
@@ -447,16 +435,6 @@ public final class UserlandHost: Sendable {
             guard let self else { return }
             self.state.withLock { $0.turnQueued = false }
             self.serve(KernelEventLoop.Readiness(readable: false, writable: false, hungUp: false))
-        }
-    }
-
-    private func resumeReading(after channel: UserlandATTChannel) {
-        state.withLock { state in
-            guard state.fullChannel === channel else { return }
-            state.fullChannel = nil
-            guard state.stopped == nil else { return }
-            setInterest(reading: true, &state)
-            if state.backlog { queueTurn(&state) }
         }
     }
 
@@ -605,10 +583,12 @@ public final class UserlandHost: Sendable {
                 case .connected(let info) where routesATTToChannels:
                     state.channels[info.handle] = UserlandATTChannel(connection: info, host: self)
                 case .attributeData(let handle, let pdu) where routesATTToChannels:
-                    if let channel = state.channels[handle], !channel.inbox.push(.received(pdu)) {
-                        state.fullChannel = channel
-                    }
+                    state.channels[handle]?.deliver(pdu)
                     continue
+                case .indicationBeforeConfirmation(let handle):
+                    // The link's owner learns why it ends now; the Disconnection Complete
+                    // that follows finds the channel gone.
+                    endChannel(handle, .indicationBeforeConfirmation, &state)
                 case .disconnected(let handle, let reason):
                     endChannel(handle, .disconnected(reason), &state)
                 case .connectionEnded(let handle, let error):
@@ -688,7 +668,6 @@ public final class UserlandHost: Sendable {
     private func endChannel(_ handle: UInt16, _ event: UserlandATTChannel.Event, _ state: inout State) {
         if let channel = state.channels.removeValue(forKey: handle) {
             channel.inbox.finish(event)
-            if state.fullChannel === channel { state.fullChannel = nil }
         }
         for waiter in state.sendWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
     }

@@ -17,6 +17,11 @@ import Synchronization
 /// A push never fails while the inbox is open: a reader may already hold more than the
 /// room left (one `read` can carry several packets), and dropping it would lose data
 /// silently. The bound is therefore ``capacity`` plus what one read can carry.
+///
+/// A reader that must not pause for one link (the userland host reads every link of an
+/// adapter from one stream) uses ``pushOrCount(_:limit:)`` instead: past its limit an
+/// element is dropped and counted, and the owner takes the count with
+/// ``takeLostCount()``.
 public final class LinkInbox<Element: Sendable>: Sendable {
     // Inlinable, so the generic code is specialized in the module that owns the link
     // (no runtime metadata look-ups on the per-PDU path).
@@ -29,6 +34,8 @@ public final class LinkInbox<Element: Sendable>: Sendable {
         @usableFromInline var threadWaiter: DispatchSemaphore?
         /// Run once when room appears, for a reader on an event loop.
         @usableFromInline var roomCallback: (@Sendable () -> Void)?
+        /// Elements ``pushOrCount(_:limit:)`` dropped and nobody took the count of yet.
+        @usableFromInline var lost = 0
         @usableFromInline init() {}
     }
 
@@ -57,6 +64,37 @@ public final class LinkInbox<Element: Sendable>: Sendable {
         }
         taker?.resume(returning: batch)
         return room
+    }
+
+    /// Queues one element unless `limit` elements already wait; then drops it and counts
+    /// it, for ``takeLostCount()``. Returns whether it was queued. For a reader that must
+    /// never pause for this inbox (the userland host reads every link of an adapter from
+    /// one stream): the bound holds without back-pressure, and nothing is lost silently.
+    @discardableResult
+    public func pushOrCount(_ element: Element, limit: Int) -> Bool {
+        let (taker, queued) = state.withLock { s -> (UnsafeContinuation<[Element], Never>?, Bool) in
+            guard !s.finished else { return (nil, false) }
+            if let taker = s.taker {
+                s.taker = nil
+                return (taker, true)
+            }
+            guard s.queue.count < limit else {
+                s.lost += 1
+                return (nil, false)
+            }
+            s.queue.append(element)
+            return (nil, true)
+        }
+        taker?.resume(returning: [element])
+        return queued
+    }
+
+    /// How many elements ``pushOrCount(_:limit:)`` dropped since the last call.
+    public func takeLostCount() -> Int {
+        state.withLock { s in
+            defer { s.lost = 0 }
+            return s.lost
+        }
     }
 
     /// Queues the last element (the link's end) and closes the inbox: later pushes are

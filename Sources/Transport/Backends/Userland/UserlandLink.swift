@@ -29,10 +29,13 @@ final class UserlandLink: ATTLink {
             case .received(let pdu): events.append(.received(pdu))
             case .disconnected(let reason): events.append(.closed(.hci(reason)))
             case .ended(let error): events.append(.closed(.transport(error.description)))
+            case .indicationBeforeConfirmation: events.append(.closed(.attBearerClosed(.indicationBeforeConfirmation)))
             }
         }
         return events
     }
+
+    func takeDroppedCount() -> Int { channel.takeDroppedCount() }
 
     func send(_ pdu: [UInt8]) { channel.send(pdu) }
     var canSend: Bool { channel.canSend }
