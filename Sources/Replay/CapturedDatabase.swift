@@ -90,6 +90,52 @@ public struct CapturedDatabase: Sendable {
         }
     }
 
+    /// A characteristic that notifies or indicates has a Client Characteristic
+    /// Configuration (Vol 3 Part G §3.3.1.1), but a capture without descriptor discovery
+    /// never shows it, and a recording served without one cannot be subscribed to. Each
+    /// such characteristic with no CCCD in its range gets one at the handle after its
+    /// value, where servers put it, when the capture never typed that handle and it lies
+    /// in the characteristic's range (before the next declaration, within its service).
+    /// For serving a recording; replay compares with the capture and adds nothing.
+    /// Returns how many were added.
+    @discardableResult
+    public mutating func inferMissingClientConfigurations() -> Int {
+        var characteristics: [(declaration: AttributeHandle, value: AttributeHandle, properties: UInt8)] = []
+        var configurations: [AttributeHandle] = []
+        for a in attributes.values {
+            if a.type == BluetoothUUID(0x2902) { configurations.append(a.handle) }
+            guard a.type == BluetoothUUID(0x2803), let v = a.value, v.count == 5 || v.count == 19 else { continue }
+            characteristics.append((a.handle, AttributeHandle(UInt16(v[1]) | UInt16(v[2]) << 8), v[0]))
+        }
+        configurations.sort()
+        let declarations = characteristics.map(\.declaration).sorted()
+        let services = self.services
+        let starts = services.map(\.start)
+        var added = 0
+        for c in characteristics where c.properties & 0x30 != 0 && c.value > c.declaration && c.value.rawValue < 0xFFFF {
+            let next = AttributeHandle(c.value.rawValue + 1)
+            // The characteristic's last handle: before the next declaration or service,
+            // and within the service holding it.
+            var end = AttributeHandle(0xFFFF)
+            let d = Self.firstIndex(in: declarations) { $0 > c.value }
+            if d < declarations.count { end = min(end, AttributeHandle(declarations[d].rawValue - 1)) }
+            let s = Self.firstIndex(in: starts) { $0 > c.value }
+            if s < starts.count { end = min(end, AttributeHandle(starts[s].rawValue - 1)) }
+            let owner = Self.firstIndex(in: starts) { $0 > c.declaration }
+            if owner > 0, services[owner - 1].end >= c.declaration { end = min(end, services[owner - 1].end) }
+            guard next <= end, attributes[next]?.type == nil else { continue }
+            let k = Self.firstIndex(in: configurations) { $0 >= next }
+            if k < configurations.count, configurations[k] <= end { continue }
+            attribute(next) { a in
+                a.type = BluetoothUUID(0x2902)
+                if a.value == nil { a.value = [0, 0]; a.valueIsComplete = true }
+                a.writable = true
+            }
+            added += 1
+        }
+        return added
+    }
+
     /// The first index of a list, sorted so that `isAfter` is false then true, where it is true.
     static func firstIndex<T>(in list: [T], where isAfter: (T) -> Bool) -> Int {
         var low = 0, high = list.count
