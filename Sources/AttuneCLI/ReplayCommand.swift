@@ -166,6 +166,10 @@ enum ReplayCommand: CLICommand {
             notes.append("\(session.forcedCuts) requests or procedures outgrew the piece replay reads at a time "
                 + "and were cut from their answers")
         }
+        if session.forgottenConnections > 0 {
+            notes.append("\(session.forgottenConnections) connections were forgotten (more than "
+                + "\(CaptureDecoder.maximumConnections) open at once): their later PDUs name no peer")
+        }
         if session.closedEarly > 0 {
             notes.append("\(session.closedEarly) conversations were ended early: more than "
                 + "\(ATTConversationPieceStream.Limits().openConversations) were open at once")

@@ -85,6 +85,9 @@ public struct ATTConversationPieceStream {
     /// Conversations ended early because more than ``Limits/openConversations`` were
     /// open; what came after on the same handle replays as a conversation of its own.
     public private(set) var closedEarly = 0
+    /// Connections the capture decoder forgot to stay bounded (see
+    /// `CaptureDecoder.maximumConnections`): their later PDUs carry no peer.
+    public var forgottenConnections: Int { decoder.forgottenConnections }
 
     public init(reader: CaptureReader, cut: Cut = .betweenTransactions, limits: Limits = Limits()) {
         self.reader = reader

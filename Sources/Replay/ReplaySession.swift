@@ -106,6 +106,8 @@ public struct ReplaySession {
     public var forcedCuts: Int { stream.forcedCuts }
     /// Conversations ended early because too many were open at once.
     public var closedEarly: Int { stream.closedEarly }
+    /// Connections the capture decoder forgot because too many were open at once.
+    public var forgottenConnections: Int { stream.forgottenConnections }
 
     /// Replays a capture file.
     /// - Parameters:

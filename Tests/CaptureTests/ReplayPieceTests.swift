@@ -132,4 +132,37 @@ import Testing
         #expect(step.report.unkeptDivergences == 490)
         #expect(step.report.divergences.map(\.index) == Array(stride(from: 0, to: 20, by: 2)))
     }
+
+    /// Connections that never end stay bounded: past 256 open conversations the oldest
+    /// ends (counted), and past 4,096 connections the decoder forgets the oldest
+    /// (counted), so a hostile capture cannot grow either table.
+    @Test func connectionsThatNeverEndStayBounded() throws {
+        var records: [CaptureRecord] = []
+        var clock: Int64 = 1_700_000_000_000_000
+        for handle in UInt16(1)...300 {
+            clock += 1_000
+            records += SynthesizedHCI.attPDU([0x0A, 0x01, 0x00], handle: handle, direction: .received, at: clock)
+        }
+        var pieces = ATTConversationPieceStream(reader: try CaptureReader(bytes: try writeAll(records, as: .btsnoop(.hciUART))))
+        var ended = 0
+        while let piece = try pieces.next() { if piece.isLast { ended += 1 } }
+        #expect(ended == 300)
+        #expect(pieces.closedEarly == 300 - 256)
+
+        var decoder = CaptureDecoder()
+        for controller in UInt16(0)..<2 {
+            for handle in UInt16(0)..<3_000 {
+                clock += 1_000
+                var record = SynthesizedHCI.connectionComplete(handle: handle, isCentral: false, peerAddressType: 0,
+                                                               peer: BluetoothAddress(0, 1, 2, 3, 4, 5), at: clock)
+                record.controller = controller
+                _ = decoder.process(record)
+            }
+        }
+        #expect(decoder.openConnections.count == CaptureDecoder.maximumConnections)
+        #expect(decoder.forgottenConnections == 6_000 - CaptureDecoder.maximumConnections)
+        // The newest are kept.
+        #expect(decoder.connection(controller: 1, handle: 2_999) != nil)
+        #expect(decoder.connection(controller: 0, handle: 0) == nil)
+    }
 }
