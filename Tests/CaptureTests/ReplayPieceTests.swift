@@ -65,7 +65,7 @@ import Testing
         }
     }
 
-    /// One connection of 30,000 reads, in pieces of 64 PDUs: each piece is cut between a
+    /// One connection of 10,000 reads, in pieces of 64 PDUs: each piece is cut between a
     /// request and its response never, and the conversation reports every PDU once.
     @Test func oneLongConnectionReplaysPieceByPiece() throws {
         var records: [CaptureRecord] = []
@@ -79,7 +79,7 @@ import Testing
                                  (.sent, [0x01, 0x10, 0x04, 0x00, 0x0A])] as [(CaptureDirection, [UInt8])] {
             records += SynthesizedHCI.attPDU(pdu, handle: 0x0040, direction: direction, at: tick())
         }
-        for _ in 0..<30_000 {
+        for _ in 0..<10_000 {
             records += SynthesizedHCI.attPDU([0x0A, 0x01, 0x00], handle: 0x0040, direction: .received, at: tick())
             records += SynthesizedHCI.attPDU([0x0B, 0x0F, 0x18], handle: 0x0040, direction: .sent, at: tick())
         }
@@ -94,16 +94,16 @@ import Testing
             pdus += piece.conversation.pdus.count
             count += 1
         }
-        #expect(pdus == 60_004)
-        #expect(count > 60_004 / 64)
+        #expect(pdus == 20_004)
+        #expect(count > 20_004 / 64)
         #expect(pieces.forcedCuts == 0)
         for side in [ReplaySession.Side.server, .client] {
             var session = ReplaySession(reader: try CaptureReader(bytes: file), side: side,
                                         limits: .init(pieceCount: 64))
             let step = try #require(try session.next())
             #expect(try session.next() == nil)
-            #expect(step.pduCount == 60_004)
-            #expect(step.report.matched == 30_002, "\(side)")
+            #expect(step.pduCount == 20_004)
+            #expect(step.report.matched == 10_002, "\(side)")
             #expect(step.report.diverged == 0, "\(side)")
         }
     }
