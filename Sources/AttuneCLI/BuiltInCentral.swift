@@ -17,27 +17,63 @@ enum BuiltInCentral {
         return (central, peripheral)
     }
 
-    /// How long a serve command lives: with a memory radio, its built-in central's run
-    /// first (a failure makes the exit status 1); then `seconds`, or, with nothing to
-    /// run on its own, until a signal cancels the command (main.swift's SignalTrap).
+    /// How long a serve command lives: `seconds` when given, however far its built-in
+    /// central (with a memory radio) has got, which is then cancelled (a capture's push
+    /// timed an hour on is not waited for); otherwise, with a memory radio, until the
+    /// built-in central is done, and with nothing to run on its own until a signal
+    /// cancels the command (main.swift's SignalTrap). A failure of the built-in central
+    /// before the end makes the exit status 1.
     static func serveLifetime(radio: MemoryRadio?, seconds: Int,
-                              exercise: (MemoryRadio) async throws -> Void) async -> Int32 {
-        var status: Int32 = 0
-        if let radio {
+                              exercise: @escaping @Sendable (MemoryRadio) async throws -> Void) async -> Int32 {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        guard let radio else {
+            if seconds > 0 {
+                try? await Task.sleep(until: deadline)
+            } else {
+                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            }
+            return 0
+        }
+        let (endings, ending) = AsyncStream.makeStream(of: LifetimeEnding.self)
+        let exercising = Task {
             do {
                 try await exercise(radio)
+                ending.yield(.exercised(failure: nil))
             } catch {
-                Output.error("the built-in central failed: \(error)")
+                ending.yield(.exercised(failure: "\(error)"))
+            }
+        }
+        let timer = Task {
+            guard seconds > 0 else { return }
+            try? await Task.sleep(until: deadline)
+            ending.yield(.deadline)
+        }
+        defer { timer.cancel() }
+        var iterator = endings.makeAsyncIterator()
+        // nil: the command was cancelled (a signal).
+        switch await iterator.next() {
+        case .exercised(let failure)?:
+            var status: Int32 = 0
+            if let failure {
+                Output.error("the built-in central failed: \(failure)")
                 status = 1
             }
-            // Let the disconnect reach the printer before stopping.
-            try? await Task.sleep(for: .milliseconds(50))
+            if seconds > 0 {
+                await timer.value
+            } else {
+                // Let the disconnect reach the printer before stopping.
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            return status
+        case .deadline?, nil:
+            exercising.cancel()
+            return 0
         }
-        if seconds > 0 {
-            try? await Task.sleep(for: .seconds(seconds))
-        } else if radio == nil {
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-        }
-        return status
     }
+}
+
+/// What ended a serve command's lifetime first.
+enum LifetimeEnding: Sendable {
+    case exercised(failure: String?)
+    case deadline
 }

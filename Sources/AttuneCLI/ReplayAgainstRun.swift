@@ -11,12 +11,12 @@ enum ReplayAgainstRun {
     static func run(_ path: String, against target: String, connectionHandle: UInt16?, _ arguments: Arguments)
         async throws -> Int32 {
         _ = try CentralContext.address(target)
-        var session: ReplaySession
-        do {
-            session = try ReplaySession(path: path, side: .client, connectionHandle: connectionHandle)
-        } catch {
-            throw CLIError.failure(ReplayCommand.failure(error, path: path))
+        // Whole conversations: the live procedures run from each one's captured answers.
+        var stream: ATTConversationStream
+        do { stream = try ATTConversationStream(path: path) } catch {
+            throw CLIError.failure(ReplayCommand.failure(.capture(error), path: path))
         }
+        var selection = ConversationSelection(connectionHandle: connectionHandle)
         let context = try await CentralContext.open(arguments, addressFirst: false)
         let peripheral = try await context.connect(target, random: arguments.flag("random"))
         var counts: [LiveReplay.Outcome.Verdict: Int] = [:]
@@ -24,11 +24,12 @@ enum ReplayAgainstRun {
         var durations: [Duration] = []
         Output.data("our central performing the captured client's procedures against \(target)")
         while true {
-            let step: ReplaySession.Step?
-            do { step = try session.next() } catch {
-                throw CLIError.failure(ReplayCommand.failure(error, path: path))
+            let next: ATTConversation?
+            do { next = try stream.next() } catch {
+                throw CLIError.failure(ReplayCommand.failure(.capture(error), path: path))
             }
-            guard let c = step?.conversation else { break }
+            guard let c = next else { break }
+            guard selection.admits(c) else { continue }
             conversations += 1
             let peer = c.connection.map { " peer \($0.peerAddress)" } ?? ""
             Output.live("hci\(c.controller) connection 0x\(String(c.handle, radix: 16))\(peer): \(c.pdus.count) ATT PDUs")

@@ -14,7 +14,8 @@ enum ReplayCommand: CLICommand {
 
         Streams the capture as ATT conversations (one per connection; a btmon capture of
         both ends holds each twice, and the mirrored copy is skipped) and re-runs one side,
-        printing each conversation as it ends, so memory holds the connections still open
+        printing each conversation as it ends. A conversation is read and replayed in
+        pieces, so memory stays bounded (under 64 MB) however long a connection lasts,
         and a FIFO of an endless capture replays as it comes:
 
           --as server   feed the captured client's requests to our GATT server and compare
@@ -101,13 +102,15 @@ enum ReplayCommand: CLICommand {
             }
         }
         let side: ReplaySession.Side = sideText == "client" ? .client : .server
+        let all = arguments.flag("all")
+        // Only the first divergence of a conversation is printed without --all.
+        let bound = ReplaySession.DivergenceBound(perConversation: all ? 1000 : 1)
         var session: ReplaySession
         do {
-            session = try ReplaySession(path: path, side: side, connectionHandle: handle, database: given)
+            session = try ReplaySession(path: path, side: side, connectionHandle: handle, database: given, divergences: bound)
         } catch {
             throw CLIError.failure(failure(error, path: path))
         }
-        let all = arguments.flag("all")
         var matched = 0, diverged = 0, explained = 0, conversations = 0
         // Conversation by conversation, as the session streams them: a capture that
         // never ends prints as it goes.
@@ -119,12 +122,17 @@ enum ReplayCommand: CLICommand {
             guard let step else { break }
             if conversations == 0 { Output.data(header(session)) }
             conversations += 1
-            let c = step.conversation
-            let peer = c.connection.map { " peer \($0.peerAddress)" } ?? ""
+            let peer = step.connection.map { " peer \($0.peerAddress)" } ?? ""
             let mtu = step.serverRxMTU.map { ", our server's receive MTU \($0) as captured" } ?? ""
-            var block = ["hci\(c.controller) connection 0x\(String(c.handle, radix: 16))\(peer): \(c.pdus.count) ATT PDUs\(mtu)",
+            var block = ["hci\(step.controller) connection 0x\(String(step.handle, radix: 16))\(peer): \(step.pduCount) ATT PDUs\(mtu)",
                          indented(ReplayText.report(step.report))]
-            if all { block += step.report.divergences.dropFirst().map { indented(ReplayText.divergence($0)) } }
+            if all {
+                block += step.report.divergences.dropFirst().map { indented(ReplayText.divergence($0)) }
+                if step.report.unkeptDivergences > 0 {
+                    block.append("  … and \(step.report.unkeptDivergences) more divergences, counted but not kept "
+                        + "(replay keeps \(bound.perConversation) per conversation, \(bound.totalBytes >> 20) MiB in all)")
+                }
+            }
             // Each conversation leaves at once, so that an endless capture shows as it goes.
             Output.live(block.joined(separator: "\n"))
             matched += step.report.matched
@@ -132,6 +140,7 @@ enum ReplayCommand: CLICommand {
             explained += step.report.explained
         }
         guard conversations > 0 else { throw CLIError.failure("\(path): no ATT conversation to replay") }
+        for note in boundNotes(session) { Output.data(note) }
         Output.data("\(matched) matched, \(diverged) diverged (\(explained) explained)")
         return 0
     }
@@ -144,6 +153,28 @@ enum ReplayCommand: CLICommand {
         case .rebuiltWhileStreaming?:
             return "our server on a database rebuilt from the capture as it streams (each conversation meets what it and the ones before revealed)"
         }
+    }
+
+    /// What the bounds on replay's memory left out, when they left out anything.
+    static func boundNotes(_ session: ReplaySession) -> [String] {
+        var notes: [String] = []
+        if session.droppedValueBytes > 0 {
+            notes.append("the rebuilt database left out \(session.droppedValueBytes) value bytes the capture showed "
+                + "(past 512 bytes for one attribute or \(CapturedDatabase.valueBytesBound >> 20) MiB in all)")
+        }
+        if session.forcedCuts > 0 {
+            notes.append("\(session.forcedCuts) requests or procedures outgrew the piece replay reads at a time "
+                + "and were cut from their answers")
+        }
+        if session.forgottenConnections > 0 {
+            notes.append("\(session.forgottenConnections) connections were forgotten (more than "
+                + "\(CaptureDecoder.maximumConnections) open at once): their later PDUs name no peer")
+        }
+        if session.closedEarly > 0 {
+            notes.append("\(session.closedEarly) conversations were ended early: more than "
+                + "\(ATTConversationPieceStream.Limits().openConversations) were open at once")
+        }
+        return notes
     }
 
     static func indented(_ text: String) -> String {

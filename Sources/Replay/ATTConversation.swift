@@ -13,6 +13,10 @@ public struct ATTConversation: Sendable {
     /// What LE Connection Complete said, when the capture showed it.
     public var connection: CapturedConnection?
     public var pdus: [CapturedATTPDU]
+    /// The receive MTUs exchanged before ``pdus``, when they are a later part of a longer
+    /// conversation (see ``ATTConversationPiece``): the exchange usually opens a
+    /// connection, and what it settled holds for the rest of it.
+    public var mtusBefore: (client: UInt16?, server: UInt16?) = (nil, nil)
 
     public init(controller: UInt16, handle: UInt16, connection: CapturedConnection?, pdus: [CapturedATTPDU] = []) {
         self.controller = controller
@@ -42,7 +46,7 @@ public struct ATTConversation: Sendable {
     /// The receive MTUs the client and the server announced by Exchange MTU (the last
     /// of each, as an exchange happens once per connection), nil for a side that did not.
     public var exchangedMTUs: (client: UInt16?, server: UInt16?) {
-        var client: UInt16?, server: UInt16?
+        var (client, server) = mtusBefore
         for pdu in pdus {
             switch pdu.pdu {
             case let .success(.exchangeMTURequest(r)): client = r.clientRxMTU

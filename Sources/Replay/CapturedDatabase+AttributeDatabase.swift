@@ -34,7 +34,7 @@ extension CapturedDatabase {
                 ? .clientCharacteristicConfiguration : .stored
             list.append(Attribute(handle: a.handle, type: served, permissions: AttributePermissions(bluezBits: bits),
                                   kind: kind, value: value, maximumLength: DatabaseError.maximumValueLength,
-                                  groupEnd: services.first { $0.start == a.handle }?.end))
+                                  groupEnd: servicesByStart[a.handle]?.end))
         }
         return try AttributeDatabase(attributes: list)
     }

@@ -48,7 +48,7 @@ extension CapturedDatabase {
                 ("value_complete", .bool(a.value != nil && a.valueIsComplete)),
                 ("readable", optionalBool(a.readable)), ("writable", optionalBool(a.writable)),
             ]
-            if let service = services.first(where: { $0.start == a.handle }) {
+            if let service = servicesByStart[a.handle] {
                 fields.append(("group_end", .int(Int(service.end.rawValue))))
             }
             attributeList.append(.object(fields))

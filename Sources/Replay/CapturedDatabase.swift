@@ -9,7 +9,11 @@ import Capture
 /// is not taken as its initial value.
 public struct CapturedDatabase: Sendable {
     public private(set) var attributes: [AttributeHandle: CapturedAttribute] = [:]
-    public private(set) var services: [CapturedService] = []
+    /// Service ranges by start handle: a capture may reveal thousands, each looked up by
+    /// its start as the database is built.
+    public private(set) var servicesByStart: [AttributeHandle: CapturedService] = [:]
+    /// Services in handle order.
+    public var services: [CapturedService] { servicesByStart.values.sorted { $0.start < $1.start } }
 
     /// Attributes in handle order.
     public var sortedAttributes: [CapturedAttribute] { attributes.values.sorted { $0.handle < $1.handle } }
@@ -61,12 +65,22 @@ public struct CapturedDatabase: Sendable {
             guard let v = a.value, v.count == 5 || v.count == 19 else { continue }
             characteristics.append((a.handle, AttributeHandle(UInt16(v[1]) | UInt16(v[2]) << 8), v[0]))
         }
-        characteristics.sort { $0.declaration < $1.declaration }
+        // Sorted lists searched by halving: a hostile capture may hold 65,535 of each.
+        let byValue = characteristics.sorted { $0.value < $1.value }
+        let declarations = characteristics.map(\.declaration).sorted()
+        let starts = servicesByStart.keys.sorted()
+        /// Whether a sorted list holds a handle in (low, high].
+        func holds(_ list: [AttributeHandle], after low: AttributeHandle, upTo high: AttributeHandle) -> Bool {
+            let i = Self.firstIndex(in: list) { $0 > low }
+            return i < list.count && list[i] <= high
+        }
         for handle in configurationWrites where attributes[handle]?.type == nil {
-            guard let owner = characteristics.last(where: { $0.value < handle }),
-                  owner.properties & 0x30 != 0,
-                  !characteristics.contains(where: { $0.declaration > owner.value && $0.declaration <= handle }),
-                  !services.contains(where: { $0.start > owner.value && $0.start <= handle })
+            let i = Self.firstIndex(in: byValue) { $0.value >= handle }
+            guard i > 0 else { continue }
+            let owner = byValue[i - 1]
+            guard owner.properties & 0x30 != 0,
+                  !holds(declarations, after: owner.value, upTo: handle),
+                  !holds(starts, after: owner.value, upTo: handle)
             else { continue }
             attribute(handle) { a in
                 a.type = BluetoothUUID(0x2902)
@@ -76,16 +90,105 @@ public struct CapturedDatabase: Sendable {
         }
     }
 
+    /// A characteristic that notifies or indicates has a Client Characteristic
+    /// Configuration (Vol 3 Part G §3.3.1.1), but a capture without descriptor discovery
+    /// never shows it, and a recording served without one cannot be subscribed to. Each
+    /// such characteristic with no CCCD in its range gets one at the handle after its
+    /// value, where servers put it, when the capture never typed that handle and it lies
+    /// in the characteristic's range (before the next declaration, within its service).
+    /// For serving a recording; replay compares with the capture and adds nothing.
+    /// Returns how many were added.
+    @discardableResult
+    public mutating func inferMissingClientConfigurations() -> Int {
+        var characteristics: [(declaration: AttributeHandle, value: AttributeHandle, properties: UInt8)] = []
+        var configurations: [AttributeHandle] = []
+        for a in attributes.values {
+            if a.type == BluetoothUUID(0x2902) { configurations.append(a.handle) }
+            guard a.type == BluetoothUUID(0x2803), let v = a.value, v.count == 5 || v.count == 19 else { continue }
+            characteristics.append((a.handle, AttributeHandle(UInt16(v[1]) | UInt16(v[2]) << 8), v[0]))
+        }
+        configurations.sort()
+        let declarations = characteristics.map(\.declaration).sorted()
+        let services = self.services
+        let starts = services.map(\.start)
+        var added = 0
+        for c in characteristics where c.properties & 0x30 != 0 && c.value > c.declaration && c.value.rawValue < 0xFFFF {
+            let next = AttributeHandle(c.value.rawValue + 1)
+            // The characteristic's last handle: before the next declaration or service,
+            // and within the service holding it.
+            var end = AttributeHandle(0xFFFF)
+            let d = Self.firstIndex(in: declarations) { $0 > c.value }
+            if d < declarations.count { end = min(end, AttributeHandle(declarations[d].rawValue - 1)) }
+            let s = Self.firstIndex(in: starts) { $0 > c.value }
+            if s < starts.count { end = min(end, AttributeHandle(starts[s].rawValue - 1)) }
+            let owner = Self.firstIndex(in: starts) { $0 > c.declaration }
+            if owner > 0, services[owner - 1].end >= c.declaration { end = min(end, services[owner - 1].end) }
+            guard next <= end, attributes[next]?.type == nil else { continue }
+            let k = Self.firstIndex(in: configurations) { $0 >= next }
+            if k < configurations.count, configurations[k] <= end { continue }
+            attribute(next) { a in
+                a.type = BluetoothUUID(0x2902)
+                if a.value == nil { a.value = [0, 0]; a.valueIsComplete = true }
+                a.writable = true
+            }
+            added += 1
+        }
+        return added
+    }
+
+    /// The first index of a list, sorted so that `isAfter` is false then true, where it is true.
+    static func firstIndex<T>(in list: [T], where isAfter: (T) -> Bool) -> Int {
+        var low = 0, high = list.count
+        while low < high {
+            let mid = (low + high) / 2
+            if isAfter(list[mid]) { high = mid } else { low = mid + 1 }
+        }
+        return low
+    }
+
+    /// The longest value an attribute may have (Vol 3 Part F §3.2.9): a capture showing
+    /// more (Read Blobs past it) is not believed beyond it.
+    public static let maximumValueLength = 512
+    /// The most value bytes a rebuilt database holds in all, so that a hostile capture
+    /// (65,535 attributes of 512 bytes) cannot make replay's memory grow past its bound;
+    /// a real database holds a few kilobytes.
+    public static let valueBytesBound = 2 << 20
+
+    /// Value bytes held.
+    public private(set) var valueBytes = 0
+    /// Counts the changes to what the database holds, so that a replay rebuilding it as
+    /// the capture streams knows when there is something new without keeping a copy.
+    var revision = 0
+    /// Value bytes the capture showed but the database did not keep: past
+    /// ``maximumValueLength`` for one attribute, or past ``valueBytesBound`` in all.
+    public private(set) var droppedValueBytes = 0
+
     mutating func attribute(_ handle: AttributeHandle, _ body: (inout CapturedAttribute) -> Void) {
-        var a = attributes[handle] ?? CapturedAttribute(handle: handle)
+        let old = attributes[handle]
+        var a = old ?? CapturedAttribute(handle: handle)
         body(&a)
+        let before = old?.value?.count ?? 0
+        if var value = a.value, value.count != before {
+            if value.count > Self.maximumValueLength {
+                droppedValueBytes += value.count - Self.maximumValueLength
+                value.removeSubrange(Self.maximumValueLength...)
+                a.value = value
+            }
+            if valueBytes - before + value.count > Self.valueBytesBound {
+                droppedValueBytes += max(0, value.count - before)
+                a.value = old?.value
+                a.valueIsComplete = old?.valueIsComplete ?? false
+            }
+        }
+        valueBytes += (a.value?.count ?? 0) - before
+        if a != old { revision += 1 }
         attributes[handle] = a
     }
 
     mutating func addService(_ s: CapturedService) {
-        if !services.contains(where: { $0.start == s.start }) {
-            services.append(s)
-            services.sort { $0.start < $1.start }
+        if servicesByStart[s.start] == nil {
+            servicesByStart[s.start] = s
+            revision += 1
         }
     }
 
@@ -158,7 +261,7 @@ public struct CapturedDatabase: Sendable {
             written.insert(q.handle)
             attribute(q.handle) { $0.writable = true }
             if q.value.count == 2, q.value[q.value.startIndex + 1] == 0, q.value[q.value.startIndex] <= 3 {
-                configurationWrites.insert(q.handle)
+                if configurationWrites.insert(q.handle).inserted { revision += 1 }
             }
         case let (.prepareWriteRequest(q), .prepareWriteResponse):
             written.insert(q.handle)

@@ -76,6 +76,8 @@ public struct CapturedServerScript: Sendable {
         guard let served else { throw .nothingToServe }
         var rebuilt = rebuilt
         rebuilt.inferClientConfigurations()
+        // A central subscribing to the recording needs the CCCDs the capture never showed.
+        rebuilt.inferMissingClientConfigurations()
         var database: AttributeDatabase
         do { database = try rebuilt.attributeDatabase() } catch { throw .database(error) }
         // The values whose writes the captured server refused are the application's.

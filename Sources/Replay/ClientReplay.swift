@@ -19,8 +19,7 @@ public enum ClientReplay {
 
     public static func run(_ conversation: ATTConversation) -> ReplayReport {
         var session = Session(conversation)
-        session.run()
-        return session.report
+        return session.replay(conversation)
     }
 
     /// The GATT client command that runs a captured procedure, or nil when our client has
@@ -51,8 +50,12 @@ public enum ClientReplay {
         }
     }
 
+    /// Our client on one captured connection, replaying it piece by piece (see
+    /// ``ATTConversationPiece``): the link, with its MTU, subscriptions and sign counter,
+    /// lives from the first piece to the last; each piece's PDUs are dropped once replayed.
     struct Session {
-        let conversation: ATTConversation
+        /// The piece being replayed.
+        var conversation: ATTConversation
         var connection: GATTLink
         var report = ReplayReport()
         var responseOf: [Int: Int] = [:]
@@ -61,9 +64,11 @@ public enum ClientReplay {
         var nextUnsolicited = 0
         let origin: Int64
 
+        /// - Parameter conversation: the whole conversation, or its first piece: the
+        ///   client's receive MTU and the first sign counter are taken from it.
         init(_ conversation: ATTConversation) {
             self.conversation = conversation
-            var clientMTU: UInt16 = 23
+            var clientMTU: UInt16 = conversation.mtusBefore.client ?? 23
             for p in conversation.pdus {
                 if case let .success(.exchangeMTURequest(r)) = p.pdu { clientMTU = r.clientRxMTU; break }
             }
@@ -80,12 +85,32 @@ public enum ClientReplay {
             connection = GATTLink(configuration: GATTClientConfiguration(
                 rxMTU: clientMTU, exchangesMTUOnStart: false, discoversOnStart: false, subscribesToServiceChanged: false,
                 signingKey: signing))
+            origin = conversation.pdus.first?.frame.timestamp ?? 0
+            load(conversation)
+        }
+
+        /// Replays the next piece of the conversation (the first included) on the same
+        /// link; the report's indices are the piece's.
+        mutating func replay(_ piece: ATTConversation) -> ReplayReport {
+            load(piece)
+            run()
+            // The piece's PDUs are not kept past its replay.
+            conversation.pdus = []
+            return report
+        }
+
+        /// Makes `piece` the PDUs replayed next, with its transactions and pushes.
+        mutating func load(_ piece: ATTConversation) {
+            conversation = piece
+            report = ReplayReport()
+            responseOf = [:]
+            unsolicited = []
+            nextUnsolicited = 0
             for t in conversation.transactions { if let r = t.response { responseOf[t.request] = r } }
             for (i, _) in conversation.pdus.enumerated() where conversation.sender(of: i) == .server {
                 let kind = ATTOpcode(conversation.pdus[i].opcode ?? 0).kind
                 if kind == .notification || kind == .indication { unsolicited.append(i) }
             }
-            origin = conversation.pdus.first?.frame.timestamp ?? 0
         }
 
         func time(_ index: Int) -> MonotonicTime {

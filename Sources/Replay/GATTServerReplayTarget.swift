@@ -36,6 +36,44 @@ public struct GATTServerReplayTarget: ATTReplayTarget {
         connected = true
     }
 
+    /// Conversations replayed in pieces that interleave (overlapping connections) are
+    /// connections open at once: each has its own, named by the conversation's serial.
+    var connections: [Int: ConnectionID] = [:]
+    var nextConnection: UInt64 = 1_000
+
+    /// Makes the conversation `serial` the connection fed next, connecting it first
+    /// when it is new.
+    mutating func resume(_ serial: Int) {
+        if let id = connections[serial] {
+            connection = id
+            return
+        }
+        connection = ConnectionID(nextConnection)
+        nextConnection += 1
+        connections[serial] = connection
+        server.connect(connection)
+    }
+
+    /// The conversation `serial` ended: its connection closes.
+    mutating func end(_ serial: Int) {
+        guard let id = connections.removeValue(forKey: serial) else { return }
+        var out = GATTServerOutput()
+        server.disconnect(id, into: &out)
+    }
+
+    /// Serves `database` from now on, keeping the open connections and what they
+    /// negotiated and subscribed to (no Service Changed: the database grew as the
+    /// capture revealed it, the captured server's did not change).
+    mutating func replaceDatabase(with database: AttributeDatabase, at timestamp: Int64) {
+        let start = origin ?? timestamp
+        origin = start
+        var out = GATTServerOutput()
+        try? server.modifyDatabase(at: ReplayClock.time(timestamp, since: start), into: &out) { db in
+            db = database
+            return nil
+        }
+    }
+
     /// Our server notifies or indicates the value to the client if it subscribed, as the
     /// captured server's application did; a characteristic our database does not let
     /// notify (or indicate) sends nothing.

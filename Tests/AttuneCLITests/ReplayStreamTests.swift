@@ -77,6 +77,61 @@ import Testing
     }
 }
 
+extension ReplayStreamTests {
+    /// One connection that goes on and on, through a FIFO: replay holds a piece of it
+    /// at a time, never the connection (which the old replay held whole, at about 900
+    /// bytes a PDU), so its resident set stays flat however long the connection lasts.
+    /// The writer's progress is the event the resident set is sampled on; after 200,000
+    /// reads the connection ends and the replay reports it, every read matched.
+    @Test(.timeLimit(.minutes(10)), arguments: ["server", "client"])
+    func anEndlessConnectionThroughAFIFOReplaysInBoundedMemory(_ side: String) async throws {
+        let fifo = AttuneProcess.temporaryFile(".fifo")
+        guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        defer { unlink(fifo) }
+        signal(SIGPIPE, SIG_IGN)
+        let child = try ReplayChild(["replay", fifo, "--as", side])
+        let steps = 20, readsPerStep = 10_000
+        let (progress, written) = AsyncStream.makeStream(of: Int.self)
+        let writer = Thread {
+            defer { written.finish() }
+            guard var capture = try? SyntheticConversations(path: fifo) else { return }
+            do {
+                try capture.open()
+                for step in 1...steps {
+                    try capture.writeReads(readsPerStep)
+                    written.yield(step)
+                }
+                try capture.close()
+                _ = try capture.writer.finish()
+            } catch {}
+        }
+        writer.start()
+        var early = 0, late = 0, peak = 0, seen = 0
+        for await step in progress {
+            seen = step
+            // The FIFO holds 64 kB: the replay is at most that far behind the writer.
+            if step == 2 { early = child.residentKilobytes() }
+            if step == steps {
+                late = child.residentKilobytes()
+                peak = child.highWaterKilobytes()
+            }
+        }
+        var lines: [String] = []
+        while let line = try await offPool({ child.readLine() }) { lines.append(line) }
+        let status = try await offPool { child.wait() }
+        let pdus = 2 * steps * readsPerStep + 12
+        #expect(seen == steps, "the writer stopped at step \(seen)")
+        #expect(status == 0)
+        #expect(lines.contains { $0.contains(": \(pdus) ATT PDUs") }, "\(lines)")
+        #expect(lines.last?.hasPrefix("\(steps * readsPerStep + 6) matched, 0 diverged") == true, "\(lines)")
+        #expect(early > 1024 && late > 1024, "the resident set was read")
+        #expect(late - early < 8 * 1024, "resident set \(early) kB after 20,000 reads, \(late) kB after 200,000")
+        #expect(peak < 64 * 1024, "peak RSS \(peak) kB")
+        print("replay --as \(side) of one endless connection: resident \(early) kB after 20,000 reads, "
+            + "\(late) kB after 200,000, peak (VmHWM) \(peak) kB")
+    }
+}
+
 /// `attune` running with its stdout in a pipe that the test reads line by line.
 final class ReplayChild: @unchecked Sendable {
     let pid: pid_t

@@ -15,19 +15,32 @@ struct SyntheticConversations {
         writer = try CaptureWriter(path: path, format: .btsnoop(.hciUART))
     }
 
+    static let handle: UInt16 = 0x0040
+
     /// One connection of 2 × `rounds` + 12 ATT PDUs, as the peripheral's host captured it.
     mutating func writeConversation(rounds: Int) throws {
-        let handle: UInt16 = 0x0040
-        func tick() -> Int64 { clock += 625; return clock }
-        try writer.write(SynthesizedHCI.connectionComplete(handle: handle, isCentral: false, peerAddressType: 1,
+        try open()
+        try writeReads(rounds)
+        try close()
+    }
+
+    mutating func tick() -> Int64 {
+        clock += 625
+        return clock
+    }
+
+    mutating func att(_ direction: CaptureDirection, _ pdu: [UInt8]) throws {
+        for record in SynthesizedHCI.attPDU(pdu, handle: Self.handle, direction: direction, at: tick()) {
+            try writer.write(record)
+        }
+        written += 1
+    }
+
+    /// The connection made, then its MTU exchange and discovery: 10 ATT PDUs.
+    mutating func open() throws {
+        try writer.write(SynthesizedHCI.connectionComplete(handle: Self.handle, isCentral: false, peerAddressType: 1,
                                                            peer: BluetoothAddress(0xC0, 0xFF, 0xEE, 0x00, 0x00, 0x01),
                                                            at: tick()))
-        func att(_ direction: CaptureDirection, _ pdu: [UInt8]) throws {
-            for record in SynthesizedHCI.attPDU(pdu, handle: handle, direction: direction, at: tick()) {
-                try writer.write(record)
-            }
-            written += 1
-        }
         // The central's requests arrive (received); our answers leave (sent).
         try att(.received, [0x02, 0xF7, 0x00])                          // Exchange MTU Request, 247
         try att(.sent, [0x03, 0xF7, 0x00])                              // Exchange MTU Response, 247
@@ -39,12 +52,20 @@ struct SyntheticConversations {
         try att(.sent, [0x09, 0x07, 0x02, 0x00, 0x1A, 0x03, 0x00, 0x37, 0x2A]) // 0x0003 Heart Rate Measurement
         try att(.received, [0x08, 0x03, 0x00, 0x05, 0x00, 0x03, 0x28])  // the rest of the service
         try att(.sent, [0x01, 0x08, 0x03, 0x00, 0x0A])                  // Attribute Not Found
+    }
+
+    /// `rounds` reads of the measurement and their answers: 2 × `rounds` ATT PDUs.
+    mutating func writeReads(_ rounds: Int) throws {
         for _ in 0..<rounds {
             try att(.received, [0x0A, 0x03, 0x00])                      // Read Request 0x0003
             try att(.sent, [0x0B, 0x00, 0x48])                          // 72 bpm
         }
+    }
+
+    /// A write and its answer, then the disconnection: 2 ATT PDUs.
+    mutating func close() throws {
         try att(.received, [0x12, 0x03, 0x00, 0x00, 0x48])              // Write Request 0x0003, the same value
         try att(.sent, [0x13])                                          // Write Response
-        try writer.write(SynthesizedHCI.disconnectionComplete(handle: handle, reason: 0x13, at: tick()))
+        try writer.write(SynthesizedHCI.disconnectionComplete(handle: Self.handle, reason: 0x13, at: tick()))
     }
 }

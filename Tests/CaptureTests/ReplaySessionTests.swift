@@ -30,8 +30,17 @@ import Testing
         let path = Fixtures.capturePath("kernel/bluez_hr_mtu517.btsnoop")
         let all = try ATTConversationCollector.conversations(path: path)
         var session = try ReplaySession(path: path, side: .server)
+        var steps: [ReplaySession.Step] = []
+        while let step = try session.next() { steps.append(step) }
+        // Each step is the conversation of the capture on its controller and handle, in order.
+        var remaining = all[...]
         var replayed: [ATTConversation] = []
-        while let step = try session.next() { replayed.append(step.conversation) }
+        for step in steps {
+            let i = try #require(remaining.firstIndex { $0.controller == step.controller && $0.handle == step.handle })
+            #expect(remaining[i].pdus.count == step.pduCount)
+            replayed.append(remaining[i])
+            remaining = remaining[(i + 1)...]
+        }
         #expect(all.count == 2 * replayed.count)
         #expect(Set(replayed.map { $0.pdus.map { Array($0.bytes) } }).count == replayed.count)
         #expect(replayed.map(\.controller) == all.filter { c in replayed.contains { $0.controller == c.controller && $0.handle == c.handle } }.map(\.controller))

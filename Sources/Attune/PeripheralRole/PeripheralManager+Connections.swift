@@ -76,7 +76,7 @@ extension PeripheralManager {
             queue(ATTRequest(
                 id: r.id, kind: .read, central: central, handle: r.handle,
                 characteristicUUID: server.database.characteristic(containing: r.handle)?.uuid,
-                offset: 0, value: [], writes: []))
+                offset: r.offset, value: [], writes: []))
         case .writeRequested(let w):
             guard let central = connected[w.connection]?.central, let first = w.writes.first else { return }
             queue(ATTRequest(
@@ -128,7 +128,11 @@ extension PeripheralManager {
         let answered: Bool
         switch request.kind {
         case .read:
-            answered = server.completeRead(request.id, with: result, at: now, into: &out)
+            // The application answers from the offset on, as Core Bluetooth's does; the
+            // server applies a Read Blob's offset to the value it is given, so the bytes
+            // before the offset are stood in for.
+            let value = result.map { request.offset > 0 ? [UInt8](repeating: 0, count: request.offset) + $0 : $0 }
+            answered = server.completeRead(request.id, with: value, at: now, into: &out)
         case .write(expectsResponse: true):
             var code: ATTErrorCode?
             if case .failure(let e) = result { code = e }

@@ -47,7 +47,11 @@ public struct CapturedPeripheral: Sendable {
     }
 
     /// Serves the recording on `transport` and advertises it (connectable, with
-    /// ``localName`` and the 16-bit UUIDs of its primary services but GAP's and GATT's).
+    /// ``localName`` and the 16-bit UUIDs of its primary services but GAP's and GATT's),
+    /// once the controller is ready: as a Core Bluetooth app waits for `.poweredOn`, this
+    /// waits while the manager is ``ManagerState/unknown`` or resetting (a userland
+    /// host initialising its controller), and throws ``AttuneError/unavailable(_:)`` when
+    /// the controller turns out unusable.
     ///
     /// Every central that connects gets the recording from its start: a push timed from
     /// the connection goes out that long after the central connected, one timed from a
@@ -65,6 +69,7 @@ public struct CapturedPeripheral: Sendable {
         }
         let name = name ?? localName
         let manager = try PeripheralManager(transport: transport, name: name, snoop: snoop)
+        try await Self.poweredOn(manager)
         try await manager.serve(script.database, rxMTU: script.serverRxMTU)
         let served = ServedCapture(peripheral: self, manager: manager, speed: speed, clock: clock)
         await served.begin()
@@ -78,5 +83,23 @@ public struct CapturedPeripheral: Sendable {
             throw error
         }
         return served
+    }
+
+    /// Waits for the manager's controller to be ready: `.poweredOn`. Over a userland
+    /// transport (H4) the host initialises the controller in the background, and
+    /// advertising before it is done fails ("the controller is still initialising").
+    static func poweredOn(_ manager: PeripheralManager) async throws(AttuneError) {
+        for await state in manager.stateUpdates {
+            switch state {
+            case .poweredOn:
+                return
+            case .unknown, .resetting:
+                continue
+            case .unsupported, .unauthorized, .poweredOff:
+                throw .unavailable(manager.status.cause ?? .controllerFailed("the peripheral manager is \(state)"))
+            }
+        }
+        // The updates end when the task is cancelled or the backend is gone.
+        throw .cancelled
     }
 }

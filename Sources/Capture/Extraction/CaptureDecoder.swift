@@ -21,6 +21,13 @@ public struct CaptureDecoder: Sendable {
     var cachedKey: ConnectionKey?
     var cachedConnection: CapturedConnection?
 
+    /// The most connections the table holds: a controller has a few dozen at once, and a
+    /// hostile capture of connections never ended must not grow it without bound.
+    public static let maximumConnections = 4096
+    /// Connections forgotten, the oldest first, to keep the table within
+    /// ``maximumConnections``: their frames come out without the connection.
+    public private(set) var forgottenConnections = 0
+
     public init(maximumFrameLength: Int = 65535 + L2CAPBasicFrame.headerLength) {
         reassembler = ACLReassembler(maximumFrameLength: maximumFrameLength)
     }
@@ -109,7 +116,13 @@ public struct CaptureDecoder: Sendable {
                 controller: record.controller, handle: complete.handle, role: complete.role,
                 peerAddress: complete.peerAddress, peerAddressType: complete.peerAddressType,
                 connectedAt: record.timestamp)
-            connections[ConnectionKey(controller: record.controller, handle: complete.handle)] = connection
+            let key = ConnectionKey(controller: record.controller, handle: complete.handle)
+            if connections[key] == nil, connections.count >= Self.maximumConnections,
+               let oldest = connections.min(by: { $0.value.connectedAt < $1.value.connectedAt })?.key {
+                connections.removeValue(forKey: oldest)
+                forgottenConnections += 1
+            }
+            connections[key] = connection
             return .connected(connection)
         case let .disconnectionComplete(done) where done.status.isSuccess:
             let key = ConnectionKey(controller: record.controller, handle: done.handle)

@@ -24,6 +24,9 @@ public struct ApplicationReadRequest: Hashable, Sendable {
     public var connection: ConnectionID
     public var handle: AttributeHandle
     public var deadline: MonotonicTime
+    /// The offset a Read Blob Request asked for; 0 for the other reads. For the
+    /// application to know (and log) what is read: it still returns the whole value.
+    public var offset: Int
 }
 
 /// One write the application must apply to a dynamic attribute.

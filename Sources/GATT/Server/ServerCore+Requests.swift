@@ -183,7 +183,8 @@ extension ServerCore {
         guard let i = database.index(of: handle) else { return fail(.invalidHandle, handle, connection, &client, &out) }
         if let code = readError(i, connection, client) { return fail(code, handle, connection, &client, &out) }
         guard let v = value(i, client, resolved) else {
-            return suspendForRead(handle, request: raw, resolved: resolved, connection, &client, now: now, &out)
+            return suspendForRead(handle, offset: offset ?? 0, request: raw, resolved: resolved, connection, &client,
+                                  now: now, &out)
         }
         let room = client.bearer.mtu - 1
         guard let offset else {

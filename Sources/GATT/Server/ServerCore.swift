@@ -96,7 +96,7 @@ struct ServerCore: Sendable {
 
     // MARK: - Application hand-off
 
-    mutating func suspendForRead(_ handle: AttributeHandle, request: ArraySlice<UInt8>,
+    mutating func suspendForRead(_ handle: AttributeHandle, offset: Int = 0, request: ArraySlice<UInt8>,
                                  resolved: [AttributeHandle: [UInt8]]?, _ connection: ConnectionID,
                                  _ client: inout GATTLink, now: MonotonicTime, _ out: inout GATTServerOutput) {
         let id = ApplicationRequestID(rawValue: makeID())
@@ -104,7 +104,7 @@ struct ServerCore: Sendable {
         client.pending = PendingApplicationRequest(id: id, deadline: deadline, kind: .read(handle), request: Array(request),
                                                    handle: handle, resolved: resolved ?? [:])
         out.events.append(.readRequested(ApplicationReadRequest(id: id, connection: connection, handle: handle,
-                                                                deadline: deadline)))
+                                                                deadline: deadline, offset: offset)))
     }
 
     mutating func handOffWrites(_ writes: [ApplicationWrite], kind: PendingApplicationRequest.Kind?,
