@@ -64,7 +64,7 @@ extension Floods {
             }
             #expect(try await reads == 20)
             // The flooding link was ended for it; the quiet one is still up.
-            try await H4FloodTests.eventually("the flooding link was ended") { await flooding.state == .disconnected }
+            try await eventually("the flooding link was ended") { await flooding.state == .disconnected }
             #expect(try await Self.readCCCD(quiet, times: 1) == 1)
             await central.cancelConnection(quiet)
         }
@@ -91,7 +91,7 @@ extension Floods {
             try await flooding.setNotifyValue(true, for: characteristic)
 
             peer.flood(FloodingController.endless)
-            try await H4FloodTests.eventually("the full consumer held the flooding link") {
+            try await eventually("the full consumer held the flooding link") {
                 flooding.statistics.backPressurePauses > 0
             }
             // Every read below waits for its response behind the flood, on the same stream.
@@ -99,7 +99,7 @@ extension Floods {
             // The consumer goes: the link is taken from again, and learns what its
             // transport dropped meanwhile.
             values = nil
-            try await H4FloodTests.eventually("the flooding link's drops were counted") {
+            try await eventually("the flooding link's drops were counted") {
                 flooding.statistics.pdusDropped > 0
             }
             await central.cancelConnection(quiet)
