@@ -40,9 +40,8 @@ struct KernelLabTests {
     /// budget), the peer closes mid-procedure under the public API.
     @Test func gattClientAgainstGATTServerOverKernelSockets() async {
         let probe = KernelLabRunner.quote(KernelLabRunner.buildDirectory + "/KernelLabProbe")
-        // Last in the boot, since they take hci0 down and up: the adapter's state on
-        // `stateUpdates`, from the kernel's Device events, then resetAdapter.
-        // Before it, state restoration across processes: A subscribes and is killed with
+        // The adapter's state on `stateUpdates` from the kernel's Device events, then
+        // resetAdapter, take hci0 down and up. Before them, state restoration across processes: A subscribes and is killed with
         // SIGKILL; B resumes from the same store and receives the peripheral's values.
         let restore = """
             d=/tmp/attune-restore; rm -rf $d; mkdir -p $d
@@ -53,26 +52,27 @@ struct KernelLabTests {
             \(probe) restore-b $d; r=$?
             kill $rp; cat /tmp/restore-p.log
             """
-        let run = await KernelLabRunner.run(["sh", "-c", "\(probe) gatt; g=$?; \(probe) peer-close; p=$?; \(probe) peer-left; l=$?; \(restore)\n\(probe) adapter-state; a=$?; \(probe) adapter-reset; x=$?; echo \"exit gatt $g peer-close $p peer-left $l restore $r adapter-state $a adapter-reset $x\"; exit $((g | p | l | r | a | x))"])
+        // adapter-state and adapter-reset boot on their own: after restore's SIGKILL of a
+        // central with a live link, the next hci_chan_del in that boot met Debian
+        // 6.1.192's list corruption in 2 of 3 runs (Docs/kernel-transport.md).
+        let run = await KernelLabRunner.run(["sh", "-c", "\(probe) gatt; g=$?; \(probe) peer-close; p=$?; \(restore)\necho \"exit gatt $g peer-close $p restore $r\"; exit $((g | p | r))"])
+        let adapter = await KernelLabRunner.run(["sh", "-c", "\(probe) adapter-state; a=$?; \(probe) adapter-reset; x=$?; echo \"exit adapter-state $a adapter-reset $x\"; exit $((a | x))"])
+        print(adapter.output)
+        #expect(adapter.status == 0, "exit status \(adapter.status)")
+        #expect(adapter.output.contains("exit adapter-state 0 adapter-reset 0"))
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
-        #expect(run.output.contains("exit gatt 0 peer-close 0 peer-left 0 restore 0 adapter-state 0 adapter-reset 0"))
-        // A send took the kernel's report of the link's end; the receive after it still
-        // ends with the reason (it spun for ever before: serve missed a central leaving).
-        for check in ["connect", "a send fails", "the receive after the send ends"] {
-            #expect(run.output.contains("PASS peer left: \(check)"), "no PASS for peer left: \(check)")
-        }
-        #expect(run.output.contains("reason 0x13"))
+        #expect(run.output.contains("exit gatt 0 peer-close 0 restore 0"))
         for check in ["restore a: notified", "restore b: marked for restoration", "restore b: resume",
                       "restore b: cached tree", "restore b: notified"] {
             #expect(run.output.contains("PASS \(check)"), "no PASS for \(check)")
         }
         for check in ["initial", "down", "up"] {
-            #expect(run.output.contains("PASS adapter state: \(check)"), "no PASS for adapter state: \(check)")
+            #expect(adapter.output.contains("PASS adapter state: \(check)"), "no PASS for adapter state: \(check)")
         }
         // resetAdapter power-cycles hci0 through mgmt: the link ends, the state comes back.
         for check in ["connect", "reset", "link ended", "states", "reconnect"] {
-            #expect(run.output.contains("PASS adapter reset: \(check)"), "no PASS for adapter reset: \(check)")
+            #expect(adapter.output.contains("PASS adapter reset: \(check)"), "no PASS for adapter reset: \(check)")
         }
         // The read fails with peripheralDisconnected and the HCI reason; the
         // process lives on to close its socket and list the adapters again.
@@ -93,6 +93,22 @@ struct KernelLabTests {
     /// runs it; here it only checks, and says to run setup when they are missing). In the
     /// same boot, the read benchmark: our client and BlueZ's btgatt-client
     /// against our server (Scripts/kernel-bench.sh runs it from a release build).
+    /// A send takes the kernel's report of the link's end; the receive after it still
+    /// ends with the reason (it spun for ever on 42b0bb2: serve missed a central
+    /// leaving). In a boot of its own: its central closes a live link from the same
+    /// kernel, the neighbourhood of Debian 6.1.192's hci_chan_del bug
+    /// (Docs/kernel-transport.md), which must not reach the other scenarios.
+    @Test func aReceiveAfterASendThatSawTheEndEnds() async {
+        let probe = KernelLabRunner.quote(KernelLabRunner.buildDirectory + "/KernelLabProbe")
+        let run = await KernelLabRunner.run(["sh", "-c", "\(probe) peer-left"])
+        print(run.output)
+        #expect(run.status == 0, "exit status \(run.status)")
+        for check in ["connect", "a send fails", "the receive after the send ends"] {
+            #expect(run.output.contains("PASS peer left: \(check)"), "no PASS for peer left: \(check)")
+        }
+        #expect(run.output.contains("reason 0x13"))
+    }
+
     @Test func gattClientAgainstBlueZsBtgattServer() async {
         // Its stdout is data (the two paths); stderr, kept apart and shown only on failure,
         // says what is missing.
