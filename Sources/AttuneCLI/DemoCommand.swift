@@ -25,7 +25,7 @@ enum DemoCommand: CLICommand {
                         server offers 512); below 302 the 300-byte read needs Read Blob
           --json        one JSON object per line (JSON Lines) instead of text, each with
                         "event": found, connected, services, read, write, subscribed,
-                        notification, indication, disconnected, result (see the README)
+                        notification, indication, disconnected, result (see Docs/cli.md)
           --snoop FILE  record the session as btsnoop (datalink 1002, H4, with synthesized
                         HCI connection events and ACL framing); open it with
                         `attune decode FILE`, tshark or btmon

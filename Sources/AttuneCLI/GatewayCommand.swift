@@ -15,7 +15,7 @@ enum GatewayCommand: CLICommand {
 
         Keeps the devices of CONFIG (YAML, or JSON) connected and subscribed, decodes
         their advertisements and values, and publishes them to the MQTT broker under
-        the config's base topic; see README "Gateway" and Docs/attune-gateway.example.yaml.
+        the config's base topic; see Docs/gateway.md and Docs/attune-gateway.example.yaml.
         Runs until SIGTERM or SIGINT (devices are disconnected and published offline);
         SIGHUP reloads CONFIG, keeping the devices that did not change.
 
