@@ -34,8 +34,9 @@ public final class BrokerRecorder: Sendable {
     /// Everything received so far, in order.
     public var messages: [MQTTMessage] { state.withLock { $0.messages } }
 
-    /// The first message from index `start` on that `predicate` accepts, waiting up to `timeout`.
-    public func first(after start: Int = 0, within timeout: Duration = .seconds(20),
+    /// The first message from index `start` on that `predicate` accepts, waiting up to `timeout`
+    /// (by default ten minutes: a guard against a hang, never a measure of time).
+    public func first(after start: Int = 0, within timeout: Duration = .seconds(600),
                where test: @escaping @Sendable (MQTTMessage) -> Bool) async -> MQTTMessage? {
         let predicate: @Sendable (MQTTMessage) -> Bool = test
         let deadline = ContinuousClock.now + timeout

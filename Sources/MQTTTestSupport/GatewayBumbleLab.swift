@@ -152,7 +152,7 @@ public final class GatewayBumbleLab: Sendable {
 
     /// Runs `vanish PEER` or `return PEER` and waits for its result.
     @discardableResult
-    public func run(_ command: String, within timeout: Duration = .seconds(30)) async throws -> Event {
+    public func run(_ command: String, within timeout: Duration = .seconds(600)) async throws -> Event {
         let word = String(command.split(separator: " ").first ?? "")
         let before = events.count
         send(command)
@@ -163,7 +163,7 @@ public final class GatewayBumbleLab: Sendable {
 
     /// The first event named `name` from index `start` on that `predicate` accepts.
     @discardableResult
-    public func waitFor(_ name: String, after start: Int = 0, within timeout: Duration = .seconds(30),
+    public func waitFor(_ name: String, after start: Int = 0, within timeout: Duration = .seconds(600),
                         where predicate: (Event) -> Bool = { _ in true }) async throws -> Event {
         let deadline = ContinuousClock.now + timeout
         while true {

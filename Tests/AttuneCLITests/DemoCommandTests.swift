@@ -3,7 +3,7 @@ import Testing
 
 @Suite("attune demo")
 struct DemoCommandTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func demoCompletesAndVerifiesEverything() async throws {
         let run = try await AttuneProcess.run(["demo", "--seconds", "1"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
@@ -24,7 +24,7 @@ struct DemoCommandTests {
         #expect(!out.contains("listening for"))
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func jsonIsOneObjectPerLine() async throws {
         let run = try await AttuneProcess.run(["demo", "--seconds", "1", "--json", "--mtu", "23"])
         #expect(run.status == 0, "stderr: \(run.stderr)")

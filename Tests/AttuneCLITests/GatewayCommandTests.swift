@@ -24,7 +24,7 @@ struct GatewayCommandTests {
     }
 
     @Test("gateway CONFIG publishes values; SIGHUP adds a device and keeps the link; SIGTERM publishes offline and exits 143",
-          .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(10)))
     func runReloadStop() async throws {
         let broker = try MosquittoBroker.start()
         defer { broker.stop() }

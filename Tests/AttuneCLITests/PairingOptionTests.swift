@@ -6,7 +6,7 @@ import Testing
 struct PairingOptionTests {
     static let demo = "C0:00:00:00:00:01"
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func badPasskeyIsAUsageError() async throws {
         for passkey in ["1234567", "12a456", "-1", ""] {
             let run = try await AttuneProcess.run(["read", Self.demo, "2a29", "--passkey", passkey, "--transport", "memory"],
@@ -16,7 +16,7 @@ struct PairingOptionTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func noPairAndPasskeyExcludeEachOther() async throws {
         let run = try await AttuneProcess.run(["read", Self.demo, "2a29", "--passkey", "123456", "--no-pair",
                                                "--transport", "memory"], timeout: 60)
@@ -24,21 +24,21 @@ struct PairingOptionTests {
         #expect(run.stderr.contains("exclude each other"), "\(run.stderr)")
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func badIOIsAUsageError() async throws {
         let run = try await AttuneProcess.run(["pair", Self.demo, "--io", "telepathy", "--transport", "memory"], timeout: 60)
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr.contains("none, display, display-yes-no, keyboard, keyboard-display"), "\(run.stderr)")
     }
 
-    @Test("read --no-pair of an open value works as before", .timeLimit(.minutes(5)))
+    @Test("read --no-pair of an open value works as before", .timeLimit(.minutes(10)))
     func noPairReadsOpenValues() async throws {
         let run = try await AttuneProcess.run(["read", Self.demo, "2a29", "--no-pair", "--transport", "memory"], timeout: 60)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == "417474756e65\n")
     }
 
-    @Test("pair on the memory radio fails naming why, and the help lists pair", .timeLimit(.minutes(5)))
+    @Test("pair on the memory radio fails naming why, and the help lists pair", .timeLimit(.minutes(10)))
     func pairOnMemoryFails() async throws {
         let run = try await AttuneProcess.run(["pair", Self.demo, "--transport", "memory"], timeout: 60)
         #expect(run.status == 1, "\(run.stderr)")

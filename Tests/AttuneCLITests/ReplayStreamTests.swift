@@ -44,7 +44,7 @@ import Testing
     /// An endless capture written into a FIFO replays as it arrives: each conversation's
     /// report line is the event the test waits for, and the replay's resident set is the
     /// same after 600 conversations as after 100.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func anEndlessCaptureThroughAFIFOReplaysUntilKilled() async throws {
         let fifo = AttuneProcess.temporaryFile(".fifo")
         guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }

@@ -8,7 +8,7 @@ import Testing
 struct SnoopTests {
     /// ATT_MTU 300: the 300-byte value needs Read Blob, the 512-byte write two prepares,
     /// and PDUs longer than 247 bytes are cut into several ACL packets.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func captureDecodesBackAndTsharkAgrees() async throws {
         let file = AttuneProcess.temporaryFile(".btsnoop")
         defer { try? FileManager.default.removeItem(atPath: file) }

@@ -6,7 +6,7 @@ import Testing
 /// An ATT failure reaches the application with its cause: a transaction timeout, the
 /// PDU that broke the protocol, or the disconnection with its reason. None of them may
 /// end as "peripheral not connected".
-@Suite("ATT failures keep their cause", .timeLimit(.minutes(1)))
+@Suite("ATT failures keep their cause", .timeLimit(.minutes(10)))
 struct ATTFailureCauseTests {
     /// The peer answers Exchange MTU and nothing else. The transaction timeout is
     /// shortened to 200 ms, so the test waits for the engine's own deadline to fire.

@@ -8,7 +8,7 @@ import Testing
 /// the central signs with the key it distributed and a sign counter kept in its store; the
 /// peripheral manager verifies with the key the central distributed and refuses a counter
 /// that does not grow past the last one it accepted, kept in its store too.
-@Suite("Signed writes with the bond's CSRK", .timeLimit(.minutes(1)))
+@Suite("Signed writes with the bond's CSRK", .timeLimit(.minutes(10)))
 struct BondSignedWriteTests {
     static let service = BluetoothUUID("7a7e0040-5d4c-4f8e-9a64-0c3f1e2b6a10")!
     static let lock = BluetoothUUID("7a7e0041-5d4c-4f8e-9a64-0c3f1e2b6a10")!

@@ -48,7 +48,7 @@ struct BoundedPathTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aConsumerThatFallsBehindHoldsTheLinkAndLosesNothing() async throws {
         let rig = try await Rig()
         await rig.peripheral.setNotificationStallLimit(.seconds(60))
@@ -72,7 +72,7 @@ struct BoundedPathTests {
         #expect(rig.peripheral.statistics.notificationsLost == 0)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aConsumerThatStallsIsToldHowManyValuesItLost() async throws {
         let rig = try await Rig()
         await rig.peripheral.setNotificationStallLimit(.milliseconds(20))
@@ -98,7 +98,7 @@ struct BoundedPathTests {
         #expect(rig.peripheral.statistics.notificationsLost == reported)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func requestsTheApplicationCannotTakeAreAnsweredAtOnce() async throws {
         let rig = try await Rig()
         // Nobody reads `requests`: write commands fill it, then a read must still be
@@ -119,7 +119,7 @@ struct BoundedPathTests {
         #expect(await rig.manager.refusedRequests == extra + 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func securityThatCannotBeRaisedSaysWhatIsMissing() async throws {
         let rig = try await Rig()
         do {
@@ -137,7 +137,7 @@ struct BoundedPathTests {
 
 @Suite("Discovery deadline through the API")
 struct DiscoveryDeadlineTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func connectGoesOnWithoutACacheWhenDiscoveryOutlastsItsDeadline() async throws {
         let radio = MemoryRadio()
         let manager = try PeripheralManager(transport: .memory(radio), name: "Big")

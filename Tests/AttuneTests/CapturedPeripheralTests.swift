@@ -77,7 +77,7 @@ struct CapturedPeripheralTests {
         return refused
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func servesTheKernelFixtureToOurCentral() async throws {
         let recording = try CapturedPeripheral(capture: Self.fixture)
         let conversation = recording.script.conversation

@@ -4,7 +4,7 @@ import Testing
 
 /// A central manager and a peripheral manager in one process over a MemoryRadio: every
 /// PDU runs through the real ATT bearers and the GATT client and server engines.
-@Suite("Central ↔ peripheral over the memory transport", .timeLimit(.minutes(1)))
+@Suite("Central ↔ peripheral over the memory transport", .timeLimit(.minutes(10)))
 struct EndToEndTests {
     static let heartRate = BluetoothUUID(0x180D)
     static let measurement = BluetoothUUID(0x2A37)

@@ -20,7 +20,7 @@ struct LiveReplayTests {
         return (central, peripheral)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func theKernelFixtureAgainstItsOwnRecording() async throws {
         let recording = try CapturedPeripheral(capture: Self.fixture)
         let radio = MemoryRadio()

@@ -7,7 +7,7 @@ import Testing
 /// alone: its links end (the peer sees them go), its scans and its connect in progress
 /// end, its state goes through resetting back to poweredOn, and another central on the
 /// same radio keeps its link.
-@Suite("CentralManager.resetAdapter on the memory radio", .timeLimit(.minutes(1)))
+@Suite("CentralManager.resetAdapter on the memory radio", .timeLimit(.minutes(10)))
 struct MemoryAdapterResetTests {
     @Test func theResetEndsThisCentralsLinksScansAndConnectAndComesBack() async throws {
         let rig = try await SeveralCentralsTests.Rig()

@@ -4,7 +4,7 @@ import Testing
 
 /// The memory radio's advertising events: a report a scanner missed is heard again, as
 /// from real legacy advertising, and paused advertising (a full peripheral's) is not.
-@Suite("Memory radio advertising events", .timeLimit(.minutes(1)))
+@Suite("Memory radio advertising events", .timeLimit(.minutes(10)))
 struct MemoryAdvertisingEventTests {
     static let service = BluetoothUUID(0x180D)
 

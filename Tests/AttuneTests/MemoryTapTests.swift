@@ -8,7 +8,7 @@ import Testing
 /// The tap on a MemoryRadio and the btsnoop recorder built on it.
 @Suite("MemoryRadio tap and MemorySnoop")
 struct MemoryTapTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func tapSeesTheWholeLinkInOrder() async throws {
         let radio = MemoryRadio()
         let seen = Mutex<[MemoryTapEvent]>([])

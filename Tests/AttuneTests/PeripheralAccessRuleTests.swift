@@ -50,7 +50,7 @@ struct PeripheralAccessRuleTests {
         [0x01, 0x0A, UInt8(handle.rawValue & 0xFF), UInt8(handle.rawValue >> 8), code]
     }
 
-    @Test("encrypted, authenticated and secure rules follow the link's security, batch by batch", .timeLimit(.minutes(1)))
+    @Test("encrypted, authenticated and secure rules follow the link's security, batch by batch", .timeLimit(.minutes(10)))
     func rulesFollowTheLink() async throws {
         let (manager, handles) = try await published([.encrypted, .authenticated, .secure, .open])
         let link = SecuredLink()

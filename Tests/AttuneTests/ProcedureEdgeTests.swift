@@ -5,7 +5,7 @@ import Testing
 
 /// Long values, ATT errors, drops while a request is in flight, database changes while
 /// connected, and flow control, end to end over the memory transport.
-@Suite("Procedures at the edges", .timeLimit(.minutes(1)))
+@Suite("Procedures at the edges", .timeLimit(.minutes(10)))
 struct ProcedureEdgeTests {
     static let serviceUUID = BluetoothUUID(high: 0x1234_5678_0000_1000, low: 0x8000_0080_5F9B_34FB)
     static let blob = BluetoothUUID(0x2AA0)
@@ -155,7 +155,7 @@ struct ManagerStateCauseTests {
     }
 }
 
-@Suite("Included services", .timeLimit(.minutes(1)))
+@Suite("Included services", .timeLimit(.minutes(10)))
 struct IncludedServiceTests {
     @Test func includedServicesAreDiscovered() async throws {
         let radio = MemoryRadio()
@@ -187,7 +187,7 @@ struct IncludedServiceTests {
 }
 
 /// Without discovery on connect, every discover call runs its own GATT procedure.
-@Suite("Step-by-step discovery", .timeLimit(.minutes(1)))
+@Suite("Step-by-step discovery", .timeLimit(.minutes(10)))
 struct StepwiseDiscoveryTests {
     @Test func eachDiscoveryRunsItsProcedure() async throws {
         let radio = MemoryRadio()

@@ -6,7 +6,7 @@ import Testing
 /// at offsets 0, 22 and 44 (``ATTRequest/offset``, what `attune serve --json` logs),
 /// answers from each offset on as a Core Bluetooth application does, and the central
 /// reads the whole value.
-@Suite("Read Blob offsets reach the application", .timeLimit(.minutes(2)))
+@Suite("Read Blob offsets reach the application", .timeLimit(.minutes(10)))
 struct ReadBlobOffsetTests {
     static let service = BluetoothUUID(high: 0x1234_5678_0000_1000, low: 0x8000_0080_5F9B_34FB)
     static let dynamic = BluetoothUUID(0x2AA1)

@@ -136,7 +136,7 @@ func peripheralExample(transport: BluetoothTransport, beats: Int) async throws {
 
 @Suite("README examples")
 struct ReadmeExampleTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func centralAndPeripheralExamplesRunTogether() async throws {
         let radio = MemoryRadio()
         // Either may start first: the central's scan waits for the advertisement, and a

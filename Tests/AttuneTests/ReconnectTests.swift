@@ -3,7 +3,7 @@ import Testing
 
 /// Reconnect behaviour of a Peripheral against a PeripheralManager that goes away and
 /// comes back.
-@Suite("Reconnect over the memory transport", .timeLimit(.minutes(1)))
+@Suite("Reconnect over the memory transport", .timeLimit(.minutes(10)))
 struct ReconnectTests {
     @Test func attemptsWhileThePeerIsAwayAreEachSurfacedThenItReconnects() async throws {
         let radio = MemoryRadio()

@@ -3,7 +3,7 @@ import Testing
 @testable import Transport
 
 /// Scanning through CentralManager with reports captured from a real exchange.
-@Suite("Scanning", .timeLimit(.minutes(1)))
+@Suite("Scanning", .timeLimit(.minutes(10)))
 struct ScanTests {
     /// The Bumble peer's advertisement and scan response, from a capture fixture.
     static func captured() throws -> (advertisement: Advertisement, scanResponse: Advertisement) {

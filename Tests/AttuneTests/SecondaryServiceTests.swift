@@ -6,7 +6,7 @@ import Testing
 /// Control includes Volume Offset Control: the secondary service, its include
 /// declaration and its attributes reach the application, by discovery and from the
 /// cache alike.
-@Suite("Secondary services through includes", .timeLimit(.minutes(1)))
+@Suite("Secondary services through includes", .timeLimit(.minutes(10)))
 struct SecondaryServiceTests {
     static let volumeControl = BluetoothUUID(0x1844)
     static let volumeState = BluetoothUUID(0x2B7D)

@@ -31,7 +31,7 @@ struct ServicePerHandleTreeTests {
     /// the last answer") and overshot the CLI's deadline by the time it took; and the
     /// tree went into a 28 MB store record that the next start moved aside as corrupt.
     @Test("the connection's discovery ends on the last answer; the tree walk costs a lookup per service; no record too big",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(10)))
     func walk() async throws {
         let radio = MemoryRadio()
         try RawATTPeer.start(on: radio, answer: Self.answer)

@@ -4,7 +4,7 @@ import Testing
 /// One peripheral manager holding several centrals at once over the memory transport,
 /// whose radio stops connectable advertising at each connection as a controller does:
 /// a second central can only connect if the manager resumes advertising.
-@Suite("Several centrals on one peripheral manager", .timeLimit(.minutes(1)))
+@Suite("Several centrals on one peripheral manager", .timeLimit(.minutes(10)))
 struct SeveralCentralsTests {
     static let heartRate = BluetoothUUID(0x180D)
     static let measurement = BluetoothUUID(0x2A37)

@@ -24,7 +24,7 @@ struct SnoopedATTLinkTests {
         func close() {}
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func kernelLinkIsRecordedAsSynthesizedHCI() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("kernel-\(UUID().uuidString).btsnoop").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -11,7 +11,7 @@ struct StateRestorationTests {
     static let service = BluetoothUUID(0x180D)
     static let measurement = BluetoothUUID(0x2A37)
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aNewProcessResumesAndReceivesNotificationsWithoutEditingTheStore() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("restore-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -3,7 +3,7 @@ import Testing
 
 /// `stopScan()` ends every scan of a manager, as `CBCentralManager.stopScan()` does:
 /// what a process calls before exiting so the controller is not left scanning.
-@Suite("stopScan", .timeLimit(.minutes(1)))
+@Suite("stopScan", .timeLimit(.minutes(10)))
 struct StopScanTests {
     @Test func stopScanEndsEveryScanStream() async throws {
         let radio = MemoryRadio()

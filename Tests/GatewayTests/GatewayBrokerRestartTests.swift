@@ -184,7 +184,7 @@ struct GatewayBrokerRestartTests {
     }
 
     @Test("large outbound queue: every value notified across the broker restart is delivered, none dropped",
-          .timeLimit(.minutes(4)))
+          .timeLimit(.minutes(10)))
     func restartLosesNothing() async throws {
         let result = try await restart(capacity: 10_000, outage: 60)
         #expect(result.dropped == 0)
@@ -192,7 +192,7 @@ struct GatewayBrokerRestartTests {
     }
 
     @Test("outbound queue of 100: the outage overflows it; what is not delivered is counted as dropped on the stats topic",
-          .timeLimit(.minutes(4)))
+          .timeLimit(.minutes(10)))
     func restartCountsDrops() async throws {
         // 100 slots leave the queue room for the QoS 1 messages awaiting PUBACK after the
         // reconnect (150 values a second) even on a loaded machine; the outage is 240 values.

@@ -22,7 +22,7 @@ struct GatewayCacheTests {
     }
 
     @Test("a restarted gateway validates the stored GATT cache by the Database Hash, with no service discovery",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(10)))
     func restartUsesTheStoredCache() async throws {
         try await GatewayTestRig.run { rig in
             let requests = RequestCounter()

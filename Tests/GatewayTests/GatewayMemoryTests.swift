@@ -23,7 +23,7 @@ struct GatewayMemoryTests {
     }
 
     @Test("values arrive, set and result work (with the MQTT 5 response topic), availability follows the link, and stop says offline",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(10)))
     func endToEnd() async throws {
         try await GatewayTestRig.run { rig in
             _ = try await rig.demo()
@@ -101,7 +101,7 @@ struct GatewayMemoryTests {
     }
 
     @Test("a keep device that goes silent past 5 × its learned interval has its CCCD read and written again, once, and values flow on",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(10)))
     func silentSubscriptionIsRearmed() async throws {
         try await GatewayTestRig.run { rig in
             // This test stops and restarts the updates itself.

@@ -48,7 +48,7 @@ struct GatewayPoolScaleTests {
     }
 
     @Test("200 keep devices over 8 thirty-slot adapters: each device has one link on the radio, no adapter over its slots",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(10)))
     func oneLinkPerDevice() async throws {
         // Real advertisers repeat: 200 heard at once overflow each scan's 1024-report stream,
         // and the ones dropped are heard at a later advertising event.

@@ -21,7 +21,7 @@ extension Floods {
         }
 
         @Test("a flood from the moment of connection: connect and discovery finish, memory stays bounded",
-              .timeLimit(.minutes(2)))
+              .timeLimit(.minutes(10)))
         func floodFromConnect() async throws {
             // Big enough that a per-value buffer anywhere on the path would show (tens of
             // MB), small enough not to starve the rest of a parallel suite on two cores.
@@ -56,7 +56,7 @@ extension Floods {
         }
 
         @Test("a subscriber that stalls under a flood: every value delivered or counted, memory stays bounded",
-              .timeLimit(.minutes(2)))
+              .timeLimit(.minutes(10)))
         func subscribeUnderFlood() async throws {
             let flooded = 120_000
             let peer = FloodingController()

@@ -32,7 +32,7 @@ extension Floods {
         /// reading, and the discovery's request never left: it failed 30 s later with an
         /// ATT timeout that blamed the peer for it, or never ended.
         @Test("an indication flood on one link: its discovery fails naming the flood, the other link reads on",
-              .timeLimit(.minutes(3)))
+              .timeLimit(.minutes(10)))
         func indicationFlood() async throws {
             // The flood starts behind the answer to the discovery's first request.
             let peer = FloodingController(flood: .indications(handle: HeartRateATTServer.valueHandle),
@@ -73,7 +73,7 @@ extension Floods {
         /// H4 stream, so the other link's responses (and every Number Of Completed
         /// Packets) waited behind it until the stall limit.
         @Test("a stalled consumer under a notification flood: the other link reads on, drops are counted",
-              .timeLimit(.minutes(3)))
+              .timeLimit(.minutes(10)))
         func stalledLinkDoesNotStallTheOther() async throws {
             let peer = FloodingController()
             defer { peer.close() }

@@ -209,7 +209,7 @@ final class InteropLab: Sendable {
 
     /// Waits for the first event named `name` (after `skipping` earlier ones) that matches.
     @discardableResult
-    func waitFor(_ name: String, timeout: Duration = .seconds(10), skipping: Int = 0,
+    func waitFor(_ name: String, timeout: Duration = .seconds(600), skipping: Int = 0,
                  where predicate: (Event) -> Bool = { _ in true }) async throws -> Event {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
@@ -225,7 +225,7 @@ final class InteropLab: Sendable {
     }
 
     /// Runs a command and waits for its result line.
-    func run(_ command: String, timeout: Duration = .seconds(15)) async throws -> Event {
+    func run(_ command: String, timeout: Duration = .seconds(600)) async throws -> Event {
         let word = String(command.split(separator: " ").first ?? "")
         let before = events.filter { $0.name == "result" && $0.string("command") == word }.count
         send(command)

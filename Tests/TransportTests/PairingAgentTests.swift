@@ -108,7 +108,7 @@ struct PairingAgentTests {
         #expect(h.security.deadline == nil, "no timer left running")
     }
 
-    @Test("Passkey Entry through the agent: enterPasskey, then the typed passkey pairs", .timeLimit(.minutes(1)))
+    @Test("Passkey Entry through the agent: enterPasskey, then the typed passkey pairs", .timeLimit(.minutes(10)))
     func agentTypesPasskey() async {
         let agent = PairingAgent(), answers = Answers()
         var h = Self.harness(ours: SMPConfiguration(ioCapability: .keyboardOnly, requiresMITM: true),
@@ -131,7 +131,7 @@ struct PairingAgentTests {
     }
 
     @Test("Numeric Comparison through the agent: both sides see the same six digits, and confirming pairs",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(10)))
     func agentConfirmsNumber() async {
         let agent = PairingAgent(), answers = Answers()
         var h = Self.harness(ours: SMPConfiguration(ioCapability: .keyboardDisplay, requiresMITM: true),
@@ -161,7 +161,7 @@ struct PairingAgentTests {
     }
 
     @Test("a request nobody answers fails the pairing at the SMP timeout; the late answer is dropped",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(10)))
     func unansweredTimesOut() async {
         let agent = PairingAgent(), answers = Answers()
         var h = Self.harness(ours: SMPConfiguration(ioCapability: .keyboardOnly, requiresMITM: true),
@@ -181,7 +181,7 @@ struct PairingAgentTests {
         #expect(h.lastEnableEncryption == nil)
     }
 
-    @Test("a refusal from the agent sends Numeric Comparison Failed", .timeLimit(.minutes(1)))
+    @Test("a refusal from the agent sends Numeric Comparison Failed", .timeLimit(.minutes(10)))
     func agentRefusesNumber() async {
         let agent = PairingAgent(), answers = Answers()
         var h = Self.harness(ours: SMPConfiguration(ioCapability: .keyboardDisplay, requiresMITM: true),
@@ -197,7 +197,7 @@ struct PairingAgentTests {
     }
 
     @Test("accepting Just Works: with confirmsJustWorks the agent is asked, and accepting pairs (unauthenticated)",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(10)))
     func agentAcceptsJustWorks() async {
         let agent = PairingAgent(), answers = Answers()
         var ours = SMPConfiguration()
@@ -216,7 +216,7 @@ struct PairingAgentTests {
         #expect(h.security.linkSecurity(Self.handle) == LinkSecurity(encrypted: true, secureConnections: true, keySize: 16))
     }
 
-    @Test("refusing Just Works fails with Numeric Comparison Failed", .timeLimit(.minutes(1)))
+    @Test("refusing Just Works fails with Numeric Comparison Failed", .timeLimit(.minutes(10)))
     func agentRefusesJustWorks() async {
         let agent = PairingAgent(), answers = Answers()
         var ours = SMPConfiguration()
@@ -231,7 +231,7 @@ struct PairingAgentTests {
         #expect(h.lastEnableEncryption == nil)
     }
 
-    @Test("a finished agent refuses what it is asked, from a task of its own", .timeLimit(.minutes(1)))
+    @Test("a finished agent refuses what it is asked, from a task of its own", .timeLimit(.minutes(10)))
     func finishedAgentRefuses() async {
         let agent = PairingAgent()
         agent.finish()

@@ -6,7 +6,7 @@ import Testing
 /// The live side of scan filtering: the filter's timer delivers a device whose scan
 /// response never came, and the userland host's event stream bounds waiting reports.
 @Suite struct ScanFilterTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aHeldDeviceIsDeliveredWhenItsWaitEnds() async throws {
         let (delivered, sink) = AsyncStream.makeStream(of: Advertisement.self)
         let filter = ScanFilter(ScanTable(scanResponseWait: .milliseconds(20))) { sink.yield($0) }

@@ -64,7 +64,7 @@ extension Floods {
         }
 
         @Test("CentralManager.scan under 50,000 random addresses: each once, drops counted, RSS flat",
-              .timeLimit(.minutes(2)))
+              .timeLimit(.minutes(10)))
         func centralScanUnderFlood() async throws {
             let peer = FloodingController()
             defer { peer.close() }
@@ -88,7 +88,7 @@ extension Floods {
         }
 
         @Test("the userland host and the CLI's filter under 50,000 advertisers with scan responses: table bounded, RSS flat",
-              .timeLimit(.minutes(2)))
+              .timeLimit(.minutes(10)))
         func hostScanUnderFlood() async throws {
             let peer = FloodingController()
             defer { peer.close() }

@@ -14,7 +14,7 @@ import Transport
 /// the live link is reported disconnected and the connect in progress fails; a
 /// controller that never answers the reset makes the call fail with a timeout instead
 /// of hanging.
-@Suite("Userland host: resetting the adapter", .timeLimit(.minutes(1)))
+@Suite("Userland host: resetting the adapter", .timeLimit(.minutes(10)))
 struct UserlandAdapterResetTests {
     static let peer = BluetoothAddress(0xF0, 0xA7, 0x7E, 0x00, 0x00, 0x21)
     static let unreachable = BluetoothAddress(0xF0, 0xA7, 0x7E, 0x00, 0x00, 0x22)
