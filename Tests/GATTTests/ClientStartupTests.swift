@@ -240,4 +240,42 @@ struct ClientStartupTests {
         #expect(StartupView(h.connection.client) == StartupView(.exchangingMTU))
         #expect(h.connection.client.subscriptions.isEmpty)
     }
+
+    // MARK: The transitions themselves
+
+    /// An input its step did not ask for moves nothing and says nothing: in particular an
+    /// answer after start-up cannot report ready a second time.
+    @Test func strayInputsLeaveStartUpWhereItIs() {
+        let discovery = GATTClientStartup.StartupDiscovery(cached: nil, restoring: [R.heartRateSubscription])
+        let steps: [GATTClientStartup] = [
+            .idle, .exchangingMTU(then: nil), .exchangingMTU(then: discovery), .discovering(discovery),
+            .restoring(pending: 2, cacheHit: true), .ready(cacheHit: false), .failed,
+        ]
+        let inputs: [GATTClient.StartupInput] = [.mtuExchanged, .discovered(DiscoveredDatabase()),
+                                                 .discoveryFailed(.bearerClosed), .restoreAnswered]
+        // The pairs that are transitions, by index into `steps` and `inputs`.
+        let moves: Set<[Int]> = [[1, 0], [2, 0], [3, 1], [3, 2], [4, 3]]
+        for (s, step) in steps.enumerated() {
+            for (i, input) in inputs.enumerated() where !moves.contains([s, i]) {
+                var client = GATTClient()
+                client.startup = step
+                var actions: [GATTClientAction] = []
+                client.advanceStartup(input, into: &actions)
+                #expect(client.startup == step, "\(step) on \(input)")
+                #expect(actions.isEmpty, "\(step) on \(input)")
+            }
+        }
+    }
+
+    @Test func eachRestoreAnswerCountsDownAndTheLastOneIsReady() {
+        var client = GATTClient()
+        client.startup = .restoring(pending: 2, cacheHit: true)
+        var actions: [GATTClientAction] = []
+        client.advanceStartup(.restoreAnswered, into: &actions)
+        #expect(client.startup == .restoring(pending: 1, cacheHit: true))
+        #expect(actions.isEmpty && !client.isReady)
+        client.advanceStartup(.restoreAnswered, into: &actions)
+        #expect(client.startup == .ready(cacheHit: true))
+        #expect(actions == [.deliver(.ready(DiscoveredDatabase()))])
+    }
 }
