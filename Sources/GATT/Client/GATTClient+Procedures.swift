@@ -92,20 +92,11 @@ extension GATTClient {
                          bearer: inout ATTBearer, into actions: inout [GATTClientAction]) {
         switch (pending.purpose, result) {
         case (.startupMTU, _):
-            if readyAfterMTU {
-                // Nothing was to be discovered: no `.ready` event, only the phase.
-                readyAfterMTU = false
-                startupPhase = .ready
-            } else if startupPhase == .exchangingMTU {
-                startupPhase = cachedAtStart == nil ? .discovering : .validatingCache
-            }
+            advanceStartup(.mtuExchanged, into: &actions)
             return
         case let (.startupDiscovery, .success(.database(found))):
             let previous = database
             database = found
-            startupDatabaseFound = true
-            if let cached = cachedAtStart { cacheHit = cached == found }
-            cachedAtStart = nil
             if !previous.services.isEmpty && previous != found {
                 let invalidated = previous.services.filter { !found.services.contains($0) }
                 let discovered = found.services.filter { !previous.services.contains($0) }
@@ -113,20 +104,16 @@ extension GATTClient {
                     actions.append(.deliver(.servicesChanged(invalidated: invalidated, discovered: discovered)))
                 }
             }
-            restoreSubscriptions(in: found, into: &actions)
-            if restoresPending > 0 {
-                startupPhase = .restoringSubscriptions
-            } else {
-                becomeReady(into: &actions)
-            }
+            advanceStartup(.discovered(found), into: &actions)
             return
         case (.startupDiscovery, .failure(let error)):
-            cachedAtStart = nil
-            startupPhase = .failed
-            abandonRestoration(error, into: &actions)
-            actions.append(.deliver(.startupFailed(error)))
+            advanceStartup(.discoveryFailed(error), into: &actions)
             return
         case let (.restore(record), _):
+            restoreWritten(record, result, into: &actions)
+            advanceStartup(.restoreAnswered, into: &actions)
+            return
+        case let (.relocation(record), _):
             restoreWritten(record, result, into: &actions)
             return
         case let (.rediscovery(range), .success(.database(found))):
@@ -153,10 +140,9 @@ extension GATTClient {
         switch pending.purpose {
         case .startupMTU, .startupDiscovery, .rediscovery, .cleanup:
             return
-        case .restore:
+        case .restore, .relocation:
             // The link closed before the answer: the subscription stays in the table,
             // for the owner to hand to the next link.
-            restoresPending -= 1
             return
         case let .subscription(record, kind, delta):
             if case .failure = result {

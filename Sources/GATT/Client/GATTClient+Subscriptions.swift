@@ -68,12 +68,12 @@ extension GATTClient {
     // MARK: Restoration
 
     /// After start-up discovery: each subscription of the last link is found again by its
-    /// UUIDs and its CCCD written; one whose characteristic is gone ends. `.ready` follows
-    /// once every write is answered.
-    mutating func restoreSubscriptions(in found: DiscoveredDatabase, into actions: inout [GATTClientAction]) {
-        let list = restoring
-        restoring = []
+    /// UUIDs and its CCCD written; one whose characteristic is gone ends. Returns how many
+    /// writes were queued: `.ready` follows once each is answered.
+    mutating func restoreSubscriptions(_ list: [Subscription], in found: DiscoveredDatabase,
+                                       into actions: inout [GATTClientAction]) -> Int {
         var changed = false
+        var queued = 0
         for old in list {
             guard let moved = old.relocated(in: found) else {
                 changed = true
@@ -85,22 +85,23 @@ extension GATTClient {
                 changed = true
                 actions.append(.deliver(.subscriptionMoved(moved, from: old.valueHandle)))
             }
-            rewrite(moved)
+            if rewrite(moved, purpose: .restore(moved)) { queued += 1 }
         }
         if changed { actions.append(.deliver(.subscriptionsChanged(subscriptionTable.records))) }
+        return queued
     }
 
-    /// Counts a restored subscription and queues its CCCD write.
-    private mutating func rewrite(_ record: Subscription) {
-        guard let write = subscriptionTable.change(record, kind: record.kind, by: 1) else { return }
-        restoresPending += 1
-        enqueue(WriteCharacteristicValueProcedure(handle: write.cccd, value: Self.cccd(write.value)), purpose: .restore(record))
+    /// Counts a restored subscription and queues its CCCD write; false when the table
+    /// already had it, so nothing is written.
+    private mutating func rewrite(_ record: Subscription, purpose: Purpose) -> Bool {
+        guard let write = subscriptionTable.change(record, kind: record.kind, by: 1) else { return false }
+        enqueue(WriteCharacteristicValueProcedure(handle: write.cccd, value: Self.cccd(write.value)), purpose: purpose)
+        return true
     }
 
     /// One restoring CCCD write was answered.
     mutating func restoreWritten(_ record: Subscription, _ result: Result<GATTClientResponse, GATTClientError>,
                                  into actions: inout [GATTClientAction]) {
-        restoresPending -= 1
         switch result {
         case .success:
             actions.append(.deliver(.subscriptionRestored(record)))
@@ -109,15 +110,13 @@ extension GATTClient {
             actions.append(.deliver(.subscriptionEnded(record, error)))
             actions.append(.deliver(.subscriptionsChanged(subscriptionTable.records)))
         }
-        if restoresPending == 0 && !isReady && startupDatabaseFound { becomeReady(into: &actions) }
     }
 
     /// Start-up discovery failed on a live bearer: the subscriptions to restore cannot be
     /// found again, so each ends with that failure rather than being written blind.
-    mutating func abandonRestoration(_ error: GATTClientError, into actions: inout [GATTClientAction]) {
+    func abandonRestoration(_ restoring: [Subscription], _ error: GATTClientError, into actions: inout [GATTClientAction]) {
         guard !restoring.isEmpty else { return }
         for old in restoring { actions.append(.deliver(.subscriptionEnded(old, error))) }
-        restoring = []
         actions.append(.deliver(.subscriptionsChanged(subscriptionTable.records)))
     }
 
@@ -134,7 +133,7 @@ extension GATTClient {
                 continue
             }
             if moved.valueHandle != old.valueHandle { actions.append(.deliver(.subscriptionMoved(moved, from: old.valueHandle))) }
-            rewrite(moved)
+            _ = rewrite(moved, purpose: .relocation(moved))
         }
         actions.append(.deliver(.subscriptionsChanged(subscriptionTable.records)))
     }

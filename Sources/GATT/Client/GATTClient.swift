@@ -19,8 +19,6 @@ public struct GATTClient: Sendable {
     public internal(set) var database: DiscoveredDatabase
     /// Whether the link is encrypted; Signed Write sends a plain Write Command then.
     public var linkEncrypted = false
-    /// True once start-up discovery finished (or the cache was confirmed).
-    public internal(set) var isReady = false
     /// True once the bearer closed; every command fails at once afterwards.
     public var isClosed: Bool { closeError != nil }
     /// Why the bearer closed, once it has: the error every pending and later command
@@ -41,8 +39,10 @@ public struct GATTClient: Sendable {
         case startupDiscovery
         case rediscovery(AttributeHandleRange)
         case subscription(Subscription, kind: SubscriptionKind, delta: Int)
-        /// A CCCD written again at start-up or after a Service Changed rediscovery.
+        /// A CCCD written again at start-up; start-up waits for its answer.
         case restore(Subscription)
+        /// A CCCD written again after a Service Changed rediscovery moved its characteristic.
+        case relocation(Subscription)
         case signedWrite
         /// An Execute Write cancel left behind by a cancelled long write; its answer is dropped.
         case cleanup
@@ -65,24 +65,12 @@ public struct GATTClient: Sendable {
     var active: Active?
     var nextID: UInt64 = 1
     var subscriptionTable = SubscriptionTable()
+    /// Whether this connection's one Exchange MTU (Vol 3 Part F §3.4.2.1) was queued,
+    /// by start-up or by a command. It outlives start-up, since a later command must not
+    /// send a second one; start-up only reads it to skip its own exchange.
     var mtuExchangeQueued = false
-    /// Subscriptions handed to ``start(bearer:restoring:at:into:)``, until start-up
-    /// discovery has found their characteristics again.
-    var restoring: [Subscription] = []
-    /// Restoring CCCD writes not yet answered.
-    var restoresPending = 0
-    /// Start-up discovery (or the cache check) has produced the database.
-    var startupDatabaseFound = false
-    /// Start-up only exchanges the MTU; ``startupPhase`` turns `.ready` after it.
-    var readyAfterMTU = false
-    /// The database given at `init`, while start-up checks it.
-    var cachedAtStart: DiscoveredDatabase?
-
-    /// Where start-up is, once ``start(bearer:restoring:at:into:)`` was called.
-    public internal(set) var startupPhase: GATTStartupPhase?
-    /// Whether start-up confirmed the cached database through its hash (true), found it
-    /// changed (false), or had no cache to check (nil).
-    public internal(set) var cacheHit: Bool?
+    /// Where start-up is, with what that step holds.
+    var startup = GATTClientStartup.idle
 
     /// A client; `database` seeds its cache (see ``start(bearer:at:into:)`` for how a
     /// cached Database Hash is used).
@@ -107,49 +95,11 @@ public struct GATTClient: Sendable {
 
     /// Every subscription of this link, in handle order, with those handed to `start`
     /// that start-up has not placed yet: what the owner keeps for the next link.
-    public var subscriptions: [Subscription] { restoring + subscriptionTable.records }
+    public var subscriptions: [Subscription] { startup.restoring + subscriptionTable.records }
 
     /// Whether the characteristic at `valueHandle` is subscribed to.
     public func isSubscribed(valueHandle: AttributeHandle) -> Bool {
-        subscriptionTable.count(valueHandle) > 0 || restoring.contains { $0.valueHandle == valueHandle }
-    }
-
-    // MARK: - Start-up
-
-    /// Begins the configured start-up: Exchange MTU, then discovery, or a Database Hash
-    /// check when the database given at `init` carries one, then the CCCD writes that
-    /// restore `restoring` (the subscriptions of an earlier link, found again by UUID).
-    /// ``GATTClientEvent/ready(_:)`` follows when discovery is configured or something
-    /// is to be restored; ``startupPhase`` says where it is.
-    public mutating func start(bearer: inout ATTBearer, restoring: [Subscription] = [], at now: MonotonicTime,
-                               into actions: inout [GATTClientAction]) {
-        self.restoring = restoring
-        if configuration.exchangesMTUOnStart && !mtuExchangeQueued {
-            mtuExchangeQueued = true
-            startupPhase = .exchangingMTU
-            enqueue(ExchangeMTUProcedure(rxMTU: bearer.rxMTU), purpose: .startupMTU)
-        }
-        if configuration.discoversOnStart || !restoring.isEmpty {
-            let cached = database.services.isEmpty ? nil : database
-            cachedAtStart = cached?.databaseHash == nil ? nil : cached
-            if startupPhase == nil { startupPhase = cachedAtStart == nil ? .discovering : .validatingCache }
-            enqueue(discovery(cached: cached), purpose: .startupDiscovery)
-        } else if startupPhase == .exchangingMTU {
-            // Nothing to discover: the phase turns ready once the MTU is known.
-            isReady = true
-            readyAfterMTU = true
-        } else {
-            isReady = true
-            startupPhase = .ready
-        }
-        pump(bearer: &bearer, at: now, into: &actions)
-    }
-
-    /// Start-up is over: the owner may report the link ready.
-    mutating func becomeReady(into actions: inout [GATTClientAction]) {
-        isReady = true
-        startupPhase = .ready
-        actions.append(.deliver(.ready(database)))
+        subscriptionTable.count(valueHandle) > 0 || startup.restoring.contains { $0.valueHandle == valueHandle }
     }
 
     func discovery(cached: DiscoveredDatabase?) -> DatabaseDiscoveryProcedure {
