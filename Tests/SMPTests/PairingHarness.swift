@@ -60,6 +60,19 @@ struct PairingHarness {
     /// The link layer's encryptions: the key the central asked for and the key the peripheral answered.
     var encryptions: [(central: SMPKey, peripheral: SMPKey?)] = []
 
+    /// Record a ``Snapshot`` of the receiving manager before every delivery, and of both
+    /// managers when the link layer encrypts.
+    var recordsSnapshots = false
+    var snapshots: [Snapshot] = []
+
+    /// A manager as it stood before an input: `next` is the PDU it then took (nil: none,
+    /// the link layer was encrypting).
+    struct Snapshot {
+        var side: Side
+        var manager: SecurityManager
+        var next: [UInt8]?
+    }
+
     private var displayed: UInt32?
     private var waitingEntry: Set<Side> = []
     private var queue: [Action] = []
@@ -93,12 +106,17 @@ struct PairingHarness {
             var out = SecurityManagerOutput()
             switch action {
             case .deliver(let side, let bytes):
+                if recordsSnapshots { snapshots.append(Snapshot(side: side, manager: side == .central ? central : peripheral, next: bytes)) }
                 if side == .central { central.receive(bytes[...], at: now, into: &out) } else { peripheral.receive(bytes[...], at: now, into: &out) }
                 collect(out, from: side)
             case .answer(let side, let answer):
                 if side == .central { central.answer(answer, at: now, into: &out) } else { peripheral.answer(answer, at: now, into: &out) }
                 collect(out, from: side)
             case .encrypt(let key):
+                if recordsSnapshots {
+                    snapshots.append(Snapshot(side: .central, manager: central, next: nil))
+                    snapshots.append(Snapshot(side: .peripheral, manager: peripheral, next: nil))
+                }
                 peripheral.longTermKeyRequested(ediv: 0, rand: 0, at: now, into: &out)
                 let reply = out.events.compactMap { if case .longTermKeyReply(let k) = $0 { k } else { nil } }.first
                 collect(out, from: .peripheral)

@@ -1,12 +1,12 @@
 /// A manager mid-pairing holds the TK, DHKey, MacKey and LTK as plain bytes; printing or
-/// dumping it shows its role and stage only, so logging a manager never leaks a key.
+/// dumping it shows its role and step only, so logging a manager never leaks a key.
 extension SecurityManager: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var description: String {
         let state: String
         if isClosed {
             state = "closed"
         } else if let p = pairing {
-            state = "pairing, \(p.stage), \(p.secureConnections ? "Secure Connections" : "legacy"), \(p.model)"
+            state = "pairing, \(p.stepName)" + (p.model.map { ", \($0)" } ?? "")
         } else {
             state = "idle"
         }

@@ -1,4 +1,6 @@
-/// Which PDU goes where, and what is unexpected (Vol 3 Part H §3.3–3.6).
+/// Which PDU goes where, and what is unexpected (Vol 3 Part H §3.3–3.6). A PDU the role
+/// never takes is Command Not Supported; one the current step does not take is Unspecified
+/// Reason. Every transition is a match over the step and the input.
 extension SecurityManager {
     mutating func handle(_ pdu: SMPPDU, at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
         switch pdu {
@@ -12,7 +14,7 @@ extension SecurityManager {
             // A central does not take Pairing Requests; a peripheral takes one per pairing.
             guard role == .responder else { throw Abort(.commandNotSupported) }
             guard pairing == nil else { throw Abort(.unspecifiedReason) }
-            try receivePairingRequest(request, bytes: pdu.encoded, at: now, into: &output)
+            pairing = try receivePairingRequest(request, bytes: pdu.encoded, at: now, into: &output)
         case .securityRequest(let request):
             guard role == .initiator else { throw Abort(.commandNotSupported) }
             output.events.append(.securityRequested(request.authenticationRequirements))
@@ -22,35 +24,66 @@ extension SecurityManager {
             sendPairingRequest(extra: request.authenticationRequirements.intersection(.mitm), at: now, into: &output)
         case .pairingResponse(let response):
             guard role == .initiator else { throw Abort(.commandNotSupported) }
-            guard pairing?.stage == .waitingPairingResponse else { throw Abort(.unspecifiedReason) }
-            try receivePairingResponse(response, bytes: pdu.encoded, at: now, into: &output)
-        case .pairingPublicKey(let key):
-            guard let p = pairing, p.secureConnections, p.stage == .waitingPublicKey else { throw Abort(.unspecifiedReason) }
-            try receivePublicKey(key, at: now, into: &output)
-        case .pairingConfirm(let confirm):
-            guard let p = pairing, p.stage == .waitingConfirm else { throw Abort(.unspecifiedReason) }
-            if p.secureConnections {
-                try receiveSecureConfirm(confirm.confirmValue, at: now, into: &output)
-            } else {
-                try receiveLegacyConfirm(confirm.confirmValue, at: now, into: &output)
-            }
-        case .pairingRandom(let random):
-            guard let p = pairing, p.stage == .waitingRandom else { throw Abort(.unspecifiedReason) }
-            if p.secureConnections {
-                try receiveSecureRandom(random.randomValue, at: now, into: &output)
-            } else {
-                try receiveLegacyRandom(random.randomValue, at: now, into: &output)
-            }
-        case .pairingDHKeyCheck(let check):
-            guard let p = pairing, p.secureConnections, p.stage == .waitingDHKeyCheck else { throw Abort(.unspecifiedReason) }
-            try receiveDHKeyCheck(check.checkValue, at: now, into: &output)
+            guard case .requested(let request, let requestPDU)? = pairing else { throw Abort(.unspecifiedReason) }
+            pairing = try receivePairingResponse(response, bytes: pdu.encoded, to: request, sent: requestPDU,
+                                                 at: now, into: &output)
         case .keypressNotification(let note):
-            guard let p = pairing, case .passkeyEntry = p.model else { throw Abort(.unspecifiedReason) }
+            guard case .passkeyEntry? = pairing?.model else { throw Abort(.unspecifiedReason) }
             output.events.append(.keypress(note.notificationType))
-        case .encryptionInformation, .centralIdentification, .identityInformation, .identityAddressInformation,
-             .signingInformation:
-            guard pairing?.stage == .keyDistribution else { throw Abort(.unspecifiedReason) }
-            try receiveKey(pdu, at: now, into: &output)
+        default:
+            guard let state = pairing else { throw Abort(.unspecifiedReason) }
+            pairing = try advance(state, on: pdu, at: now, into: &output)
+        }
+    }
+
+    /// The phase 2 and phase 3 PDUs: the next step, or nil when the pairing completed.
+    private mutating func advance(_ state: Pairing, on pdu: SMPPDU, at now: MonotonicTime,
+                                  into output: inout SecurityManagerOutput) throws(Abort) -> Pairing? {
+        switch (state, pdu) {
+        case (.legacy(let n, let commands, let step), .pairingConfirm(let v)):
+            return .legacy(n, commands, try receiveLegacyConfirm(v.confirmValue, in: step, commands, at: now, into: &output))
+        case (.legacy(let n, let commands, let step), .pairingRandom(let v)):
+            return try receiveLegacyRandom(v.randomValue, in: step, n, commands, at: now, into: &output)
+        case (.secureConnections(let n, let step), .pairingPublicKey(let key)):
+            return .secureConnections(n, try receivePublicKey(key, in: step, n, at: now, into: &output))
+        case (.secureConnections(let n, let step), .pairingConfirm(let v)):
+            return .secureConnections(n, try receiveSecureConfirm(v.confirmValue, in: step, at: now, into: &output))
+        case (.secureConnections(let n, let step), .pairingRandom(let v)):
+            return .secureConnections(n, try receiveSecureRandom(v.randomValue, in: step, n, at: now, into: &output))
+        case (.secureConnections(let n, let step), .pairingDHKeyCheck(let v)):
+            return try receiveDHKeyCheck(v.checkValue, in: step, n, at: now, into: &output)
+        case (.distributingKeys(let n, let key, let exchange), .encryptionInformation),
+             (.distributingKeys(let n, let key, let exchange), .centralIdentification),
+             (.distributingKeys(let n, let key, let exchange), .identityInformation),
+             (.distributingKeys(let n, let key, let exchange), .identityAddressInformation),
+             (.distributingKeys(let n, let key, let exchange), .signingInformation):
+            return try receiveKey(pdu, n, key, exchange, at: now, into: &output)
+        default:
+            // A PDU of another step, or of the other method (a public key in legacy).
+            throw Abort(.unspecifiedReason)
+        }
+    }
+
+    /// The user's answer: the next step. Ignored (the step unchanged) when nothing was asked.
+    mutating func advance(_ state: Pairing, on answer: SecurityManagerAnswer, at now: MonotonicTime,
+                          into output: inout SecurityManagerOutput) throws(Abort) -> Pairing {
+        switch (state, answer) {
+        case (.legacy(let n, let commands, .awaitingPasskey(let peerConfirm)), .passkey(let value)) where value <= 999_999:
+            return .legacy(n, commands, try legacyTKKnown(Self.tk(value), peerConfirm: peerConfirm, commands,
+                                                          at: now, into: &output))
+        case (.secureConnections(let n, .passkey(let keys, .awaitingPasskey(let peerConfirm))), .passkey(let value))
+            where value <= 999_999:
+            let step = try passkeyRoundReady(PasskeyRound(passkey: value, index: 0), peerConfirm: peerConfirm, keys,
+                                             at: now, into: &output)
+            return .secureConnections(n, .passkey(keys, step))
+        case (.legacy(_, _, .awaitingPasskey), _), (.secureConnections(_, .passkey(_, .awaitingPasskey)), _):
+            throw Abort(.passkeyEntryFailed)
+        case (.secureConnections(let n, .awaitingUser(let inputs, let peerCheck)), .numericComparison(true)):
+            return try userConfirmed(inputs, peerCheck: peerCheck, n, at: now, into: &output)
+        case (.secureConnections(_, .awaitingUser), _):
+            throw Abort(.numericComparisonFailed)
+        default:
+            return state
         }
     }
 }

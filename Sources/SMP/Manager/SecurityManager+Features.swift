@@ -13,9 +13,7 @@ extension SecurityManager {
         var features = localFeatures(initiatorKeys: configuration.offeredKeys, responderKeys: configuration.requestedKeys)
         features.authenticationRequirements.formUnion(extra)
         let pdu = SMPPDU.pairingRequest(PairingRequest(features))
-        var p = Pairing(stage: .waitingPairingResponse, request: features)
-        p.requestPDU = pdu.encoded
-        pairing = p
+        pairing = .requested(features, pdu: pdu.encoded)
         send(pdu, at: now, into: &output)
     }
 
@@ -28,8 +26,9 @@ extension SecurityManager {
         }
     }
 
+    /// Responder: answers the Pairing Request and starts phase 2.
     mutating func receivePairingRequest(_ request: PairingRequest, bytes: [UInt8], at now: MonotonicTime,
-                                        into output: inout SecurityManagerOutput) throws(Abort) {
+                                        into output: inout SecurityManagerOutput) throws(Abort) -> Pairing {
         guard configuration.acceptsPairing else { throw Abort(.pairingNotSupported) }
         let peer = request.features
         try validate(peer)
@@ -38,61 +37,51 @@ extension SecurityManager {
         let initiatorKeys = bonding ? peer.initiatorKeyDistribution.intersection(configuration.requestedKeys) : []
         let responderKeys = bonding ? peer.responderKeyDistribution.intersection(configuration.offeredKeys) : []
         let ours = localFeatures(initiatorKeys: initiatorKeys, responderKeys: responderKeys)
-        var p = Pairing(stage: .waitingConfirm, request: peer)
-        p.requestPDU = bytes
-        p.response = ours
-        try negotiate(&p)
+        let (negotiated, secureConnections) = try negotiate(initiator: peer, responder: ours)
         let pdu = SMPPDU.pairingResponse(PairingResponse(ours))
-        p.responsePDU = pdu.encoded
-        pairing = p
+        let commands = PairingCommands(request: bytes, response: pdu.encoded)
         send(pdu, at: now, into: &output)
-        if p.secureConnections {
-            pairing?.stage = .waitingPublicKey
-        } else {
-            try beginLegacyAuthentication(at: now, into: &output)
-        }
+        if secureConnections { return .secureConnections(negotiated, .awaitingPublicKey) }
+        return .legacy(negotiated, commands, try beginLegacyAuthentication(negotiated, commands, at: now, into: &output))
     }
 
-    mutating func receivePairingResponse(_ response: PairingResponse, bytes: [UInt8], at now: MonotonicTime,
-                                         into output: inout SecurityManagerOutput) throws(Abort) {
-        guard var p = pairing else { return }
+    /// Initiator: checks the Pairing Response against our Request and starts phase 2.
+    mutating func receivePairingResponse(_ response: PairingResponse, bytes: [UInt8], to request: PairingFeatures,
+                                         sent requestPDU: [UInt8], at now: MonotonicTime,
+                                         into output: inout SecurityManagerOutput) throws(Abort) -> Pairing {
         let peer = response.features
         try validate(peer)
-        guard peer.initiatorKeyDistribution.isSubset(of: p.request.initiatorKeyDistribution),
-              peer.responderKeyDistribution.isSubset(of: p.request.responderKeyDistribution)
+        guard peer.initiatorKeyDistribution.isSubset(of: request.initiatorKeyDistribution),
+              peer.responderKeyDistribution.isSubset(of: request.responderKeyDistribution)
         else { throw Abort(.invalidParameters) }
-        p.response = peer
-        p.responsePDU = bytes
-        try negotiate(&p)
-        pairing = p
-        if p.secureConnections {
-            p.stage = .waitingPublicKey
-            pairing = p
-            try sendPublicKey(at: now, into: &output)
-        } else {
-            pairing?.stage = .waitingConfirm
-            try beginLegacyAuthentication(at: now, into: &output)
+        let (negotiated, secureConnections) = try negotiate(initiator: request, responder: peer)
+        if secureConnections {
+            let keyPair = try makeKeyPair()
+            sendPublicKey(keyPair, at: now, into: &output)
+            return .secureConnections(negotiated, .publicKeySent(keyPair))
         }
+        let commands = PairingCommands(request: requestPDU, response: bytes)
+        return .legacy(negotiated, commands, try beginLegacyAuthentication(negotiated, commands, at: now, into: &output))
     }
 
     /// Key size, Secure Connections or legacy, and the association model, against our requirements.
-    func negotiate(_ p: inout Pairing) throws(Abort) {
-        let i = p.initiatorFeatures, r = p.responderFeatures
-        p.secureConnections = i.authenticationRequirements.contains(.secureConnections)
+    func negotiate(initiator i: PairingFeatures, responder r: PairingFeatures) throws(Abort)
+        -> (NegotiatedPairing, secureConnections: Bool) {
+        let secureConnections = i.authenticationRequirements.contains(.secureConnections)
             && r.authenticationRequirements.contains(.secureConnections)
-        if configuration.secureConnectionsOnly && !p.secureConnections { throw Abort(.authenticationRequirements) }
+        if configuration.secureConnectionsOnly && !secureConnections { throw Abort(.authenticationRequirements) }
         let size = Int(min(i.maximumEncryptionKeySize, r.maximumEncryptionKeySize))
         guard size >= configuration.minimumKeySize else { throw Abort(.encryptionKeySize) }
-        p.keySize = size
-        p.model = AssociationModel.select(initiator: i, responder: r, secureConnections: p.secureConnections)
-        if configuration.requiresMITM && !p.model.isAuthenticated { throw Abort(.authenticationRequirements) }
-        if p.model == .outOfBand {
+        let model = AssociationModel.select(initiator: i, responder: r, secureConnections: secureConnections)
+        if configuration.requiresMITM && !model.isAuthenticated { throw Abort(.authenticationRequirements) }
+        if model == .outOfBand {
             // LE legacy OOB needs a TK from the OOB channel, which this manager does not take.
-            guard p.secureConnections else { throw Abort(.oobNotAvailable) }
+            guard secureConnections else { throw Abort(.oobNotAvailable) }
             // If the peer holds our OOB data we must have made it.
             let peerHasOurs = (role == .initiator ? r : i).oobDataFlag == 0x01
             if peerHasOurs && localOOB == nil { throw Abort(.oobNotAvailable) }
         }
+        return (NegotiatedPairing(initiator: i, responder: r, model: model, keySize: size), secureConnections)
     }
 
     /// Whether this side shows the passkey, types it, or neither.
@@ -105,28 +94,15 @@ extension SecurityManager {
     }
 
     /// Starts Passkey Entry on this side: shows a passkey or asks for one. Returns the
-    /// passkey when it is known now.
+    /// passkey when it is known now; nil when the user is asked to type it.
     mutating func beginPasskey(_ roles: AssociationModel.PasskeyRoles, into output: inout SecurityManagerOutput) throws(Abort) -> UInt32? {
         if passkeyDuty(roles).displays {
             let passkey = try randomPasskey()
             output.events.append(.displayPasskey(passkey))
             return passkey
         }
-        pairing?.awaiting = .passkey
         output.events.append(.enterPasskey)
         return nil
-    }
-
-    /// A passkey became known (typed by the user).
-    mutating func passkeyKnown(_ passkey: UInt32, at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing else { return }
-        if p.secureConnections {
-            pairing?.passkey = passkey
-            try secureConnectionsPasskeyReady(at: now, into: &output)
-        } else {
-            pairing?.tk = Self.tk(passkey)
-            try legacyTKReady(at: now, into: &output)
-        }
     }
 
     /// A passkey as a 128-bit little-endian value (TK, or ra/rb of f6).

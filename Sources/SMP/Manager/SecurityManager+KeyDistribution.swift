@@ -2,10 +2,10 @@ import BluetoothCore
 
 /// Phase 3: key distribution over the encrypted link (§3.6), responder first, then the result.
 extension SecurityManager {
-    /// The negotiated distribution: what the initiator and the responder hand over.
-    var negotiatedKeys: (initiator: KeyDistribution, responder: KeyDistribution) {
-        guard let p = pairing, let r = p.response else { return ([], []) }
-        return (r.initiatorKeyDistribution, r.responderKeyDistribution)
+    /// The negotiated distribution (the Pairing Response's): what this side and the peer hand over.
+    func keyDuties(_ n: NegotiatedPairing) -> (mine: KeyDistribution, theirs: KeyDistribution) {
+        let initiator = n.responder.initiatorKeyDistribution, responder = n.responder.responderKeyDistribution
+        return role == .initiator ? (initiator, responder) : (responder, initiator)
     }
 
     /// The PDUs that carry `keys`, in the order they are sent (§3.6.1).
@@ -17,23 +17,22 @@ extension SecurityManager {
         return out
     }
 
-    mutating func beginKeyDistribution(at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing else { return }
-        let n = negotiatedKeys
-        let (mine, theirs) = role == .initiator ? (n.initiator, n.responder) : (n.responder, n.initiator)
-        pairing?.keysToSend = mine
-        let expected = codes(for: theirs, secureConnections: p.secureConnections)
-        pairing?.keysToReceive = expected
-        if role == .responder { try sendOwnKeys(at: now, into: &output) }
-        try finishIfDone(at: now, into: &output)
+    /// The link is encrypted: the responder sends its keys; both wait for the peer's.
+    /// Returns the next step, or nil when nothing is expected and the pairing completed.
+    mutating func beginKeyDistribution(_ n: NegotiatedPairing, _ key: LinkKey, at now: MonotonicTime,
+                                       into output: inout SecurityManagerOutput) throws(Abort) -> Pairing? {
+        let duties = keyDuties(n)
+        var exchange = KeyExchange(expected: codes(for: duties.theirs, secureConnections: key.isSecureConnections))
+        if role == .responder { exchange.sent = try sendOwnKeys(duties.mine, n, key, at: now, into: &output) }
+        return try finishIfDone(n, key, exchange, at: now, into: &output)
     }
 
-    mutating func sendOwnKeys(at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing, !p.sentOwnKeys else { return }
+    /// Sends our keys of `keys` and returns what was sent.
+    mutating func sendOwnKeys(_ keys: KeyDistribution, _ n: NegotiatedPairing, _ key: LinkKey, at now: MonotonicTime,
+                              into output: inout SecurityManagerOutput) throws(Abort) -> DistributedKeys {
         var sent = DistributedKeys()
-        let keys = p.keysToSend
-        if keys.contains(.encKey) && !p.secureConnections {
-            let ltk = Self.masked(try randomBytes(16), to: p.keySize)
+        if keys.contains(.encKey) && !key.isSecureConnections {
+            let ltk = Self.masked(try randomBytes(16), to: n.keySize)
             let r = try randomBytes(10)
             let ediv = UInt16(r[0]) | UInt16(r[1]) << 8
             var rand: UInt64 = 0
@@ -57,53 +56,57 @@ extension SecurityManager {
             sent.signatureKey = csrk
             send(.signingInformation(SigningInformation(signatureKey: csrk)), at: now, into: &output)
         }
-        pairing?.sentKeys = sent
-        pairing?.sentOwnKeys = true
+        return sent
     }
 
-    mutating func receiveKey(_ pdu: SMPPDU, at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard var p = pairing, let expected = p.keysToReceive.first, expected == pdu.code else { throw Abort(.unspecifiedReason) }
-        p.keysToReceive.removeFirst()
+    /// One key PDU: it must be the next one expected.
+    mutating func receiveKey(_ pdu: SMPPDU, _ n: NegotiatedPairing, _ key: LinkKey, _ exchange: KeyExchange,
+                             at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) -> Pairing? {
+        var exchange = exchange
+        guard exchange.expected.first == pdu.code else { throw Abort(.unspecifiedReason) }
+        exchange.expected.removeFirst()
         switch pdu {
-        case .encryptionInformation(let v): p.receivedKeys.longTermKey = v.longTermKey
+        case .encryptionInformation(let v): exchange.received.longTermKey = v.longTermKey
         case .centralIdentification(let v):
-            p.receivedKeys.ediv = v.ediv
-            p.receivedKeys.rand = v.rand
-        case .identityInformation(let v): p.receivedKeys.identityResolvingKey = v.identityResolvingKey
+            exchange.received.ediv = v.ediv
+            exchange.received.rand = v.rand
+        case .identityInformation(let v): exchange.received.identityResolvingKey = v.identityResolvingKey
         case .identityAddressInformation(let v):
             // An identity address is public or static random (the two top bits set).
             guard v.addressTypeOctet <= 0x01, !v.address.isRandom || v.address.address.bytes.0 & 0xC0 == 0xC0 else {
                 throw Abort(.invalidParameters)
             }
-            p.receivedKeys.identityAddress = v.address
-        case .signingInformation(let v): p.receivedKeys.signatureKey = v.signatureKey
+            exchange.received.identityAddress = v.address
+        case .signingInformation(let v): exchange.received.signatureKey = v.signatureKey
         default: throw Abort(.unspecifiedReason)
         }
-        pairing = p
-        try finishIfDone(at: now, into: &output)
+        return try finishIfDone(n, key, exchange, at: now, into: &output)
     }
 
-    /// Once the peer's keys are in, the initiator sends its own; then the pairing completes.
-    mutating func finishIfDone(at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing, p.keysToReceive.isEmpty else { return }
-        if role == .initiator { try sendOwnKeys(at: now, into: &output) }
-        guard let done = pairing else { return }
-        let n = negotiatedKeys
+    /// Once the peer's keys are in, the initiator sends its own; then the pairing completes
+    /// (nil: no pairing runs any more).
+    mutating func finishIfDone(_ n: NegotiatedPairing, _ key: LinkKey, _ exchange: KeyExchange, at now: MonotonicTime,
+                               into output: inout SecurityManagerOutput) throws(Abort) -> Pairing? {
+        guard exchange.expected.isEmpty else { return .distributingKeys(n, key, exchange) }
+        var sent = exchange.sent
+        if role == .initiator { sent = try sendOwnKeys(keyDuties(n).mine, n, key, at: now, into: &output) }
+        let i = n.initiator.authenticationRequirements, r = n.responder.authenticationRequirements
+        var ltk: SMPKey?
         var linkKey: SMPKey?
-        if done.secureConnections, let ltk = done.ltk, n.initiator.union(n.responder).contains(.linkKey) {
-            linkKey = try deriveLinkKey(from: ltk, ct2: done.initiatorFeatures.authenticationRequirements.contains(.ct2)
-                                        && done.responderFeatures.authenticationRequirements.contains(.ct2))
+        if case .longTerm(let k) = key {
+            ltk = k
+            if n.responder.initiatorKeyDistribution.union(n.responder.responderKeyDistribution).contains(.linkKey) {
+                linkKey = try deriveLinkKey(from: k, ct2: i.contains(.ct2) && r.contains(.ct2))
+            }
         }
         let result = PairingResult(
-            securityLevel: done.model.isAuthenticated ? .authenticated : .unauthenticated,
-            secureConnections: done.secureConnections, associationModel: done.model, keySize: done.keySize,
-            bonded: done.initiatorFeatures.authenticationRequirements.contains(.bonding)
-                && done.responderFeatures.authenticationRequirements.contains(.bonding),
-            longTermKey: done.secureConnections ? done.ltk : nil,
-            localKeys: done.sentKeys, peerKeys: done.receivedKeys, linkKey: linkKey)
-        pairing = nil
+            securityLevel: n.model.isAuthenticated ? .authenticated : .unauthenticated,
+            secureConnections: key.isSecureConnections, associationModel: n.model, keySize: n.keySize,
+            bonded: i.contains(.bonding) && r.contains(.bonding),
+            longTermKey: ltk, localKeys: sent, peerKeys: exchange.received, linkKey: linkKey)
         deadline = nil
         output.events.append(.paired(result))
+        return nil
     }
 
     /// CTKD from LE to BR/EDR (§2.4.2.4): ILK = h7(SALT "tmp1", LTK) when both support CT2,

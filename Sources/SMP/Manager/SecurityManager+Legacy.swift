@@ -1,81 +1,82 @@
 /// LE legacy pairing phase 2: TK, Mconfirm/Sconfirm with c1, STK with s1 (§2.3.5.2–2.3.5.5).
 extension SecurityManager {
-    mutating func beginLegacyAuthentication(at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing else { return }
-        switch p.model {
+    /// Phase 2's first step: the TK of Just Works, a passkey shown, or the user asked for one.
+    mutating func beginLegacyAuthentication(_ n: NegotiatedPairing, _ commands: PairingCommands, at now: MonotonicTime,
+                                            into output: inout SecurityManagerOutput) throws(Abort) -> LegacyStep {
+        let tk: [UInt8]
+        switch n.model {
         case .justWorks:
-            pairing?.tk = [UInt8](repeating: 0, count: 16)
+            tk = [UInt8](repeating: 0, count: 16)
         case .passkeyEntry(let roles):
-            if let passkey = try beginPasskey(roles, into: &output) { pairing?.tk = Self.tk(passkey) }
+            guard let passkey = try beginPasskey(roles, into: &output) else { return .awaitingPasskey(peerConfirm: nil) }
+            tk = Self.tk(passkey)
         case .numericComparison, .outOfBand:
             throw Abort(.unspecifiedReason)   // not legacy models; negotiate() never picks them here
         }
-        if pairing?.tk != nil { try legacyTKReady(at: now, into: &output) }
+        return try legacyTKKnown(tk, peerConfirm: nil, commands, at: now, into: &output)
     }
 
-    /// The TK is known: the initiator sends Mconfirm; the responder sends Sconfirm if Mconfirm came.
-    mutating func legacyTKReady(at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing, p.tk != nil else { return }
-        switch role {
-        case .initiator:
-            try sendLegacyConfirm(at: now, into: &output)
-        case .responder:
-            if p.peerConfirm != nil { try sendLegacyConfirm(at: now, into: &output) }
+    /// The TK is known: the initiator sends Mconfirm; the responder sends Sconfirm once Mconfirm came.
+    mutating func legacyTKKnown(_ tk: [UInt8], peerConfirm: [UInt8]?, _ commands: PairingCommands, at now: MonotonicTime,
+                                into output: inout SecurityManagerOutput) throws(Abort) -> LegacyStep {
+        switch (role, peerConfirm) {
+        case (.initiator, _):
+            return .confirmSent(tk: tk, random: try sendLegacyConfirm(tk, commands, at: now, into: &output))
+        case (.responder, nil):
+            return .awaitingConfirm(tk: tk)
+        case (.responder, let mconfirm?):
+            let random = try sendLegacyConfirm(tk, commands, at: now, into: &output)
+            return .awaitingRandom(tk: tk, random: random, peerConfirm: mconfirm)
         }
     }
 
-    mutating func legacyConfirm(_ random: [UInt8]) throws(Abort) -> [UInt8] {
-        guard let p = pairing, let tk = p.tk else { throw Abort(.unspecifiedReason) }
-        return try crypto { () throws(CryptoFailure) in
-            try SecurityFunctions.c1(k: tk, r: random, pairingRequest: p.requestPDU, pairingResponse: p.responsePDU,
+    func legacyConfirm(_ tk: [UInt8], _ random: [UInt8], _ commands: PairingCommands) throws(Abort) -> [UInt8] {
+        try crypto { () throws(CryptoFailure) in
+            try SecurityFunctions.c1(k: tk, r: random, pairingRequest: commands.request, pairingResponse: commands.response,
                                      initiatingAddress: initiatorAddress, respondingAddress: responderAddress)
         }
     }
 
-    mutating func sendLegacyConfirm(at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
+    /// Draws our random, sends the confirm value made with it, and returns the random.
+    mutating func sendLegacyConfirm(_ tk: [UInt8], _ commands: PairingCommands, at now: MonotonicTime,
+                                    into output: inout SecurityManagerOutput) throws(Abort) -> [UInt8] {
         let random = try randomBytes(16)
-        let confirm = try legacyConfirm(random)
-        pairing?.localRandom = random
-        pairing?.localConfirm = confirm
-        // The initiator now waits for Sconfirm; the responder for Mrand.
-        let next: Pairing.Stage = role == .initiator ? .waitingConfirm : .waitingRandom
-        pairing?.stage = next
+        let confirm = try legacyConfirm(tk, random, commands)
         send(.pairingConfirm(PairingConfirm(confirmValue: confirm)), at: now, into: &output)
+        return random
     }
 
-    mutating func receiveLegacyConfirm(_ confirm: [UInt8], at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing else { return }
-        switch role {
-        case .initiator:
-            // Sconfirm before our Mconfirm is out of order.
-            guard let random = p.localRandom, p.localConfirm != nil else { throw Abort(.unspecifiedReason) }
-            pairing?.peerConfirm = confirm
-            pairing?.stage = .waitingRandom
+    mutating func receiveLegacyConfirm(_ confirm: [UInt8], in step: LegacyStep, _ commands: PairingCommands,
+                                       at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) -> LegacyStep {
+        switch (role, step) {
+        case (.initiator, .confirmSent(let tk, let random)):
             send(.pairingRandom(PairingRandom(randomValue: random)), at: now, into: &output)
-        case .responder:
-            guard p.peerConfirm == nil else { throw Abort(.unspecifiedReason) }
-            pairing?.peerConfirm = confirm
-            if p.tk != nil { try sendLegacyConfirm(at: now, into: &output) }
-        }
-    }
-
-    mutating func receiveLegacyRandom(_ random: [UInt8], at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing, let peerConfirm = p.peerConfirm, let localRandom = p.localRandom, let tk = p.tk else {
+            return .awaitingRandom(tk: tk, random: random, peerConfirm: confirm)
+        case (.responder, .awaitingPasskey(peerConfirm: nil)):
+            return .awaitingPasskey(peerConfirm: confirm)
+        case (.responder, .awaitingConfirm(let tk)):
+            return try legacyTKKnown(tk, peerConfirm: confirm, commands, at: now, into: &output)
+        default:
+            // Sconfirm before our Mconfirm, a second Mconfirm, or a confirm where a random is due.
             throw Abort(.unspecifiedReason)
         }
-        guard try legacyConfirm(random) == peerConfirm else { throw Abort(.confirmValueFailed) }
-        pairing?.peerRandom = random
+    }
+
+    mutating func receiveLegacyRandom(_ random: [UInt8], in step: LegacyStep, _ n: NegotiatedPairing,
+                                      _ commands: PairingCommands, at now: MonotonicTime,
+                                      into output: inout SecurityManagerOutput) throws(Abort) -> Pairing {
+        guard case .awaitingRandom(let tk, let localRandom, let peerConfirm) = step else { throw Abort(.unspecifiedReason) }
+        guard try legacyConfirm(tk, random, commands) == peerConfirm else { throw Abort(.confirmValueFailed) }
         // STK = s1(TK, Srand, Mrand).
         let (srand, mrand) = role == .initiator ? (random, localRandom) : (localRandom, random)
         let stk = try crypto { () throws(CryptoFailure) in try SecurityFunctions.s1(k: tk, r1: srand, r2: mrand) }
-        let key = Self.masked(stk, to: p.keySize)
-        pairing?.linkEncryptionKey = key
-        pairing?.stage = .waitingEncryption
+        let key = Self.masked(stk, to: n.keySize)
         switch role {
         case .initiator:
-            output.events.append(.startEncryption(key: key, ediv: 0, rand: 0, keySize: p.keySize))
+            output.events.append(.startEncryption(key: key, ediv: 0, rand: 0, keySize: n.keySize))
         case .responder:
             send(.pairingRandom(PairingRandom(randomValue: localRandom)), at: now, into: &output)
         }
+        return .encrypting(n, .shortTerm(key))
     }
 }

@@ -16,7 +16,7 @@ extension SecurityManager {
     /// and outside pairing. A host reads it when the link encrypts, to know how strong the
     /// new key is before key distribution finishes (a peer may send ATT requests then).
     public var progress: PairingProgress? {
-        guard let p = pairing, p.response != nil else { return nil }
-        return PairingProgress(associationModel: p.model, secureConnections: p.secureConnections, keySize: p.keySize)
+        guard let p = pairing, let n = p.negotiated, let secureConnections = p.isSecureConnections else { return nil }
+        return PairingProgress(associationModel: n.model, secureConnections: secureConnections, keySize: n.keySize)
     }
 }

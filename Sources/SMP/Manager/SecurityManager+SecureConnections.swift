@@ -4,39 +4,24 @@ import BluetoothCrypto
 /// model (f4, g2), and stage 2 (f5, f6).
 extension SecurityManager {
     /// Our key pair for this pairing: the one our OOB data was made with, or a fresh one.
-    mutating func ensureKeyPair() throws(Abort) -> P256.KeyPair {
-        if let kp = pairing?.keyPair { return kp }
-        let keyPair: P256.KeyPair
-        if let oob = localOOB {
-            keyPair = oob.keyPair
-        } else {
-            do { keyPair = try random.makeKeyPair() } catch { throw Abort(.unspecifiedReason) }
-        }
-        pairing?.keyPair = keyPair
-        return keyPair
+    mutating func makeKeyPair() throws(Abort) -> P256.KeyPair {
+        if let oob = localOOB { return oob.keyPair }
+        do { return try random.makeKeyPair() } catch { throw Abort(.unspecifiedReason) }
     }
 
-    mutating func sendPublicKey(at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        let keyPair = try ensureKeyPair()
+    mutating func sendPublicKey(_ keyPair: P256.KeyPair, at now: MonotonicTime, into output: inout SecurityManagerOutput) {
         send(.pairingPublicKey(PairingPublicKey(x: keyPair.publicKey.x.reversed(), y: keyPair.publicKey.y.reversed())),
              at: now, into: &output)
     }
 
-    /// Our public key's x coordinate and the peer's, least significant first.
-    var publicKeyX: (local: [UInt8], peer: [UInt8])? {
-        guard let p = pairing, let kp = p.keyPair, let peer = p.peerPublicKey else { return nil }
-        return (kp.publicKey.x.reversed(), peer.x)
-    }
-
-    /// PKax and PKbx.
-    var initiatorAndResponderX: (pkax: [UInt8], pkbx: [UInt8])? {
-        guard let x = publicKeyX else { return nil }
-        return role == .initiator ? (x.local, x.peer) : (x.peer, x.local)
-    }
-
-    mutating func receivePublicKey(_ key: PairingPublicKey, at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        let keyPair = try ensureKeyPair()
-        guard let p = pairing else { throw Abort(.unspecifiedReason) }
+    mutating func receivePublicKey(_ key: PairingPublicKey, in step: SecureConnectionsStep, _ n: NegotiatedPairing,
+                                   at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) -> SecureConnectionsStep {
+        let keyPair: P256.KeyPair
+        switch (role, step) {
+        case (.initiator, .publicKeySent(let ours)): keyPair = ours
+        case (.responder, .awaitingPublicKey): keyPair = try makeKeyPair()
+        default: throw Abort(.unspecifiedReason)
+        }
         // The peer's point is validated before any ECDH (CVE-2018-5383). Core 6.1 names the
         // reason for a pairing aborted in or right after the public key exchange: DHKey
         // Check Failed. A peer that reflects our own key is refused the same way.
@@ -48,241 +33,215 @@ extension SecurityManager {
         } catch {
             throw Abort(.dhKeyCheckFailed)
         }
-        pairing?.peerPublicKey = key
-        pairing?.dhKey = dhKey
+        let localX = Array(keyPair.publicKey.x.reversed())
+        let keys = role == .initiator ? PublicKeys(pkax: localX, pkbx: key.x, dhKey: dhKey)
+                                      : PublicKeys(pkax: key.x, pkbx: localX, dhKey: dhKey)
         // The responder answers with its own key only once the initiator's is known good.
-        if role == .responder { try sendPublicKey(at: now, into: &output) }
-        switch p.model {
+        if role == .responder { sendPublicKey(keyPair, at: now, into: &output) }
+        switch n.model {
         case .justWorks, .numericComparison:
-            if role == .responder {
-                try sendResponderConfirm(rbi: 0, at: now, into: &output)
-                pairing?.stage = .waitingRandom
-            } else {
-                pairing?.stage = .waitingConfirm
-            }
+            guard role == .responder else { return .awaitingConfirm(keys) }
+            let nb = try sendResponderConfirm(keys, z: 0, at: now, into: &output)
+            return .awaitingRandom(keys, nonce: nb, peerConfirm: nil)
         case .passkeyEntry(let roles):
-            pairing?.stage = .waitingConfirm
-            if let passkey = try beginPasskey(roles, into: &output) {
-                pairing?.passkey = passkey
-                try secureConnectionsPasskeyReady(at: now, into: &output)
+            guard let passkey = try beginPasskey(roles, into: &output) else {
+                return .passkey(keys, .awaitingPasskey(peerConfirm: nil))
             }
+            let round = PasskeyRound(passkey: passkey, index: 0)
+            return .passkey(keys, try passkeyRoundReady(round, peerConfirm: nil, keys, at: now, into: &output))
         case .outOfBand:
             // The side holding the peer's OOB data checks it against the key just received.
             if let oob = peerOOB {
                 let c = try crypto { () throws(CryptoFailure) in try SecurityFunctions.f4(u: key.x, v: key.x, x: oob.random, z: 0) }
                 guard c == oob.confirm else { throw Abort(.confirmValueFailed) }
             }
-            pairing?.stage = .waitingRandom
             let nonce = try randomBytes(16)
-            pairing?.localRandom = nonce
             if role == .initiator { send(.pairingRandom(PairingRandom(randomValue: nonce)), at: now, into: &output) }
+            return .awaitingRandom(keys, nonce: nonce, peerConfirm: nil)
         }
     }
 
-    /// The responder's Cb = f4(PKbx, PKax, Nb, z) with a fresh Nb.
-    mutating func sendResponderConfirm(rbi: UInt8, at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let x = initiatorAndResponderX else { throw Abort(.unspecifiedReason) }
+    /// The responder's Cb = f4(PKbx, PKax, Nb, z) with a fresh Nb, which it returns.
+    mutating func sendResponderConfirm(_ keys: PublicKeys, z: UInt8, at now: MonotonicTime,
+                                       into output: inout SecurityManagerOutput) throws(Abort) -> [UInt8] {
         let nb = try randomBytes(16)
-        let cb = try crypto { () throws(CryptoFailure) in try SecurityFunctions.f4(u: x.pkbx, v: x.pkax, x: nb, z: rbi) }
-        pairing?.localRandom = nb
-        pairing?.localConfirm = cb
+        let cb = try crypto { () throws(CryptoFailure) in try SecurityFunctions.f4(u: keys.pkbx, v: keys.pkax, x: nb, z: z) }
         send(.pairingConfirm(PairingConfirm(confirmValue: cb)), at: now, into: &output)
+        return nb
     }
 
-    /// The bit of the passkey for the current round, as f4's z: 0x80 | bit (§2.3.5.6.3).
-    var passkeyBit: UInt8? {
-        guard let p = pairing, let passkey = p.passkey, p.round < 20 else { return nil }
-        return 0x80 | UInt8(truncatingIfNeeded: (passkey >> UInt32(p.round)) & 1)
-    }
-
-    /// Passkey known: the initiator opens the round; the responder answers a Cai that came.
-    mutating func secureConnectionsPasskeyReady(at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing, p.stage == .waitingConfirm, let z = passkeyBit, let x = initiatorAndResponderX else { return }
+    /// A Passkey Entry round can start: the initiator sends Cai; the responder answers a Cai that came.
+    mutating func passkeyRoundReady(_ round: PasskeyRound, peerConfirm: [UInt8]?, _ keys: PublicKeys, at now: MonotonicTime,
+                                    into output: inout SecurityManagerOutput) throws(Abort) -> PasskeyStep {
         switch role {
         case .initiator:
-            guard p.localConfirm == nil else { return }
             let na = try randomBytes(16)
-            let ca = try crypto { () throws(CryptoFailure) in try SecurityFunctions.f4(u: x.pkax, v: x.pkbx, x: na, z: z) }
-            pairing?.localRandom = na
-            pairing?.localConfirm = ca
+            let ca = try crypto { () throws(CryptoFailure) in
+                try SecurityFunctions.f4(u: keys.pkax, v: keys.pkbx, x: na, z: round.z)
+            }
             send(.pairingConfirm(PairingConfirm(confirmValue: ca)), at: now, into: &output)
+            return .confirmSent(round, nonce: na)
         case .responder:
-            guard p.peerConfirm != nil else { return }
-            try sendResponderConfirm(rbi: z, at: now, into: &output)
-            pairing?.stage = .waitingRandom
+            guard let cai = peerConfirm else { return .awaitingConfirm(round) }
+            let nb = try sendResponderConfirm(keys, z: round.z, at: now, into: &output)
+            return .awaitingRandom(round, nonce: nb, peerConfirm: cai)
         }
     }
 
-    mutating func receiveSecureConfirm(_ confirm: [UInt8], at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing else { return }
-        switch (p.model, role) {
-        case (.justWorks, .initiator), (.numericComparison, .initiator):
+    mutating func receiveSecureConfirm(_ confirm: [UInt8], in step: SecureConnectionsStep, at now: MonotonicTime,
+                                       into output: inout SecurityManagerOutput) throws(Abort) -> SecureConnectionsStep {
+        switch (role, step) {
+        case (.initiator, .awaitingConfirm(let keys)):
             // Cb came: send Na.
             let na = try randomBytes(16)
-            pairing?.peerConfirm = confirm
-            pairing?.localRandom = na
-            pairing?.stage = .waitingRandom
             send(.pairingRandom(PairingRandom(randomValue: na)), at: now, into: &output)
-        case (.passkeyEntry, .initiator):
-            // Cbi before our Cai is out of order.
-            guard let na = p.localRandom, p.localConfirm != nil else { throw Abort(.unspecifiedReason) }
-            pairing?.peerConfirm = confirm
-            pairing?.stage = .waitingRandom
+            return .awaitingRandom(keys, nonce: na, peerConfirm: confirm)
+        case (.initiator, .passkey(let keys, .confirmSent(let round, let na))):
             send(.pairingRandom(PairingRandom(randomValue: na)), at: now, into: &output)
-        case (.passkeyEntry, .responder):
-            guard p.peerConfirm == nil else { throw Abort(.unspecifiedReason) }
-            pairing?.peerConfirm = confirm
-            try secureConnectionsPasskeyReady(at: now, into: &output)
+            return .passkey(keys, .awaitingRandom(round, nonce: na, peerConfirm: confirm))
+        case (.responder, .passkey(let keys, .awaitingPasskey(peerConfirm: nil))):
+            return .passkey(keys, .awaitingPasskey(peerConfirm: confirm))
+        case (.responder, .passkey(let keys, .awaitingConfirm(let round))):
+            return .passkey(keys, try passkeyRoundReady(round, peerConfirm: confirm, keys, at: now, into: &output))
+        default:
+            // Cbi before our Cai, a second Cai, or a confirm where another PDU is due.
+            throw Abort(.unspecifiedReason)
+        }
+    }
+
+    mutating func receiveSecureRandom(_ random: [UInt8], in step: SecureConnectionsStep, _ n: NegotiatedPairing,
+                                      at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) -> SecureConnectionsStep {
+        switch (role, step) {
+        case (.initiator, .awaitingRandom(let keys, let na, let cb)):
+            if let cb {
+                let expected = try crypto { () throws(CryptoFailure) in
+                    try SecurityFunctions.f4(u: keys.pkbx, v: keys.pkax, x: random, z: 0)
+                }
+                guard expected == cb else { throw Abort(.confirmValueFailed) }
+            }
+            let inputs = checkInputs(keys, na: na, nb: random, n)
+            if asksUser(n.model) {
+                try askUser(keys, na: na, nb: random, n.model, into: &output)
+                return .awaitingUser(inputs, peerCheck: nil)
+            }
+            return try sendInitiatorCheck(inputs, n, at: now, into: &output)
+        case (.responder, .awaitingRandom(let keys, let nb, _)):
+            send(.pairingRandom(PairingRandom(randomValue: nb)), at: now, into: &output)
+            let inputs = checkInputs(keys, na: random, nb: nb, n)
+            if asksUser(n.model) {
+                try askUser(keys, na: random, nb: nb, n.model, into: &output)
+                return .awaitingUser(inputs, peerCheck: nil)
+            }
+            return .awaitingCheck(try dhKeyChecks(inputs, n))
+        case (_, .passkey(let keys, .awaitingRandom(let round, let local, let peerConfirm))):
+            // Check the peer's commitment for this round: Cai = f4(PKax, PKbx, Nai, rai), Cbi likewise.
+            let expected = try crypto { () throws(CryptoFailure) in
+                role == .responder ? try SecurityFunctions.f4(u: keys.pkax, v: keys.pkbx, x: random, z: round.z)
+                                   : try SecurityFunctions.f4(u: keys.pkbx, v: keys.pkax, x: random, z: round.z)
+            }
+            guard expected == peerConfirm else { throw Abort(.confirmValueFailed) }
+            if role == .responder { send(.pairingRandom(PairingRandom(randomValue: local)), at: now, into: &output) }
+            guard round.index + 1 == 20 else {
+                let next = PasskeyRound(passkey: round.passkey, index: round.index + 1)
+                return .passkey(keys, try passkeyRoundReady(next, peerConfirm: nil, keys, at: now, into: &output))
+            }
+            let (na, nb) = role == .initiator ? (local, random) : (random, local)
+            let inputs = checkInputs(keys, na: na, nb: nb, n, passkey: round.passkey)
+            guard role == .initiator else { return .awaitingCheck(try dhKeyChecks(inputs, n)) }
+            return try sendInitiatorCheck(inputs, n, at: now, into: &output)
         default:
             throw Abort(.unspecifiedReason)
         }
     }
 
-    mutating func receiveSecureRandom(_ random: [UInt8], at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing, let x = initiatorAndResponderX else { throw Abort(.unspecifiedReason) }
-        switch (p.model, role) {
-        case (.justWorks, .responder), (.numericComparison, .responder), (.outOfBand, .responder):
-            guard let nb = p.localRandom else { throw Abort(.unspecifiedReason) }
-            pairing?.na = random
-            pairing?.nb = nb
-            pairing?.stage = .waitingDHKeyCheck
-            send(.pairingRandom(PairingRandom(randomValue: nb)), at: now, into: &output)
-            if asksUser(p) { try askNumericComparison(into: &output) }
-        case (.justWorks, .initiator), (.numericComparison, .initiator):
-            guard let cb = p.peerConfirm, let na = p.localRandom else { throw Abort(.unspecifiedReason) }
-            let expected = try crypto { () throws(CryptoFailure) in try SecurityFunctions.f4(u: x.pkbx, v: x.pkax, x: random, z: 0) }
-            guard expected == cb else { throw Abort(.confirmValueFailed) }
-            pairing?.na = na
-            pairing?.nb = random
-            pairing?.stage = .waitingDHKeyCheck
-            if asksUser(p) {
-                try askNumericComparison(into: &output)
-            } else {
-                try sendInitiatorCheck(at: now, into: &output)
-            }
-        case (.outOfBand, .initiator):
-            guard let na = p.localRandom else { throw Abort(.unspecifiedReason) }
-            pairing?.na = na
-            pairing?.nb = random
-            pairing?.stage = .waitingDHKeyCheck
-            try sendInitiatorCheck(at: now, into: &output)
-        case (.passkeyEntry, _):
-            guard let z = passkeyBit, let peerConfirm = p.peerConfirm, let local = p.localRandom else { throw Abort(.unspecifiedReason) }
-            // Check the peer's commitment for this round: Cai = f4(PKax, PKbx, Nai, rai), Cbi likewise.
-            let expected = try crypto { () throws(CryptoFailure) in
-                role == .responder ? try SecurityFunctions.f4(u: x.pkax, v: x.pkbx, x: random, z: z)
-                                   : try SecurityFunctions.f4(u: x.pkbx, v: x.pkax, x: random, z: z)
-            }
-            guard expected == peerConfirm else { throw Abort(.confirmValueFailed) }
-            if role == .responder { send(.pairingRandom(PairingRandom(randomValue: local)), at: now, into: &output) }
-            let round = p.round + 1
-            pairing?.round = round
-            pairing?.peerConfirm = nil
-            pairing?.localConfirm = nil
-            pairing?.localRandom = nil
-            if round == 20 {
-                let initiator = role == .initiator
-                pairing?.na = initiator ? local : random
-                pairing?.nb = initiator ? random : local
-                pairing?.stage = .waitingDHKeyCheck
-                if role == .initiator { try sendInitiatorCheck(at: now, into: &output) }
-            } else {
-                pairing?.stage = .waitingConfirm
-                if role == .initiator { try secureConnectionsPasskeyReady(at: now, into: &output) }
-            }
-        }
-    }
-
-    mutating func askNumericComparison(into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing, let x = initiatorAndResponderX, let na = p.na, let nb = p.nb else { throw Abort(.unspecifiedReason) }
-        pairing?.awaiting = .numericComparison
-        if p.model == .justWorks {
+    /// Asks the user to confirm: the six digits of Numeric Comparison (g2), or Just Works.
+    func askUser(_ keys: PublicKeys, na: [UInt8], nb: [UInt8], _ model: AssociationModel,
+                 into output: inout SecurityManagerOutput) throws(Abort) {
+        if model == .justWorks {
             output.events.append(.confirmJustWorks)
             return
         }
-        let value = try crypto { () throws(CryptoFailure) in try SecurityFunctions.g2(u: x.pkax, v: x.pkbx, x: na, y: nb) }
+        let value = try crypto { () throws(CryptoFailure) in try SecurityFunctions.g2(u: keys.pkax, v: keys.pkbx, x: na, y: nb) }
         output.events.append(.confirmNumericComparison(value % 1_000_000))
     }
 
     /// Whether stage 1 ends with a question for the user: the numbers of Numeric
     /// Comparison, or accepting Just Works when so configured.
-    func asksUser(_ p: Pairing) -> Bool {
-        p.model == .numericComparison || (p.model == .justWorks && configuration.confirmsJustWorks)
+    func asksUser(_ model: AssociationModel) -> Bool {
+        model == .numericComparison || (model == .justWorks && configuration.confirmsJustWorks)
     }
 
-    mutating func numericComparisonConfirmed(at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        pairing?.numericComparisonConfirmed = true
+    /// The user agreed: the initiator sends Ea; the responder checks an Ea that came, or waits for it.
+    mutating func userConfirmed(_ inputs: CheckInputs, peerCheck: [UInt8]?, _ n: NegotiatedPairing, at now: MonotonicTime,
+                                into output: inout SecurityManagerOutput) throws(Abort) -> Pairing {
         switch role {
         case .initiator:
-            try sendInitiatorCheck(at: now, into: &output)
+            return .secureConnections(n, try sendInitiatorCheck(inputs, n, at: now, into: &output))
         case .responder:
-            if let ea = pairing?.pendingPeerCheck { try receiveDHKeyCheck(ea, at: now, into: &output) }
+            let checks = try dhKeyChecks(inputs, n)
+            guard let ea = peerCheck else { return .secureConnections(n, .awaitingCheck(checks)) }
+            return try responderChecks(ea, checks, n, at: now, into: &output)
         }
     }
 
-    /// ra and rb of f6 for this pairing (§2.3.5.6.5).
-    var checkRandoms: (ra: [UInt8], rb: [UInt8])? {
-        guard let p = pairing else { return nil }
+    /// Stage 2's inputs; ra and rb of f6 for this model (§2.3.5.6.5).
+    func checkInputs(_ keys: PublicKeys, na: [UInt8], nb: [UInt8], _ n: NegotiatedPairing,
+                     passkey: UInt32? = nil) -> CheckInputs {
         let zero = [UInt8](repeating: 0, count: 16)
-        switch p.model {
-        case .justWorks, .numericComparison: return (zero, zero)
-        case .passkeyEntry:
-            guard let passkey = p.passkey else { return nil }
-            return (Self.tk(passkey), Self.tk(passkey))
-        case .outOfBand:
+        var (ra, rb) = (zero, zero)
+        if let passkey {
+            (ra, rb) = (Self.tk(passkey), Self.tk(passkey))
+        } else if n.model == .outOfBand {
             // Our r counts if the peer said it holds our data; the peer's r if we hold theirs.
-            let peerFlag = (role == .initiator ? p.responderFeatures : p.initiatorFeatures).oobDataFlag == 0x01
+            let peerFlag = (role == .initiator ? n.responder : n.initiator).oobDataFlag == 0x01
             let ours = peerFlag ? (localOOB?.data.random ?? zero) : zero
             let theirs = peerOOB?.random ?? zero
-            return role == .initiator ? (ours, theirs) : (theirs, ours)
+            (ra, rb) = role == .initiator ? (ours, theirs) : (theirs, ours)
         }
+        return CheckInputs(dhKey: keys.dhKey, na: na, nb: nb, ra: ra, rb: rb)
     }
 
     /// Stage 2: MacKey and LTK from f5, and Ea/Eb from f6.
-    mutating func stage2() throws(Abort) -> (ea: [UInt8], eb: [UInt8], ltk: [UInt8]) {
-        guard let p = pairing, let dhKey = p.dhKey, let na = p.na, let nb = p.nb, let r = checkRandoms else {
-            throw Abort(.unspecifiedReason)
-        }
+    func dhKeyChecks(_ s: CheckInputs, _ n: NegotiatedPairing) throws(Abort) -> DHKeyChecks {
         let a = initiatorAddress.f5Bytes, b = responderAddress.f5Bytes
         return try crypto { () throws(CryptoFailure) in
-            let keys = try SecurityFunctions.f5(w: dhKey, n1: na, n2: nb, a1: a, a2: b)
-            let ea = try SecurityFunctions.f6(w: keys.macKey, n1: na, n2: nb, r: r.rb, ioCap: p.initiatorFeatures.f6IOCap, a1: a, a2: b)
-            let eb = try SecurityFunctions.f6(w: keys.macKey, n1: nb, n2: na, r: r.ra, ioCap: p.responderFeatures.f6IOCap, a1: b, a2: a)
-            return (ea, eb, keys.ltk)
+            let keys = try SecurityFunctions.f5(w: s.dhKey, n1: s.na, n2: s.nb, a1: a, a2: b)
+            let ea = try SecurityFunctions.f6(w: keys.macKey, n1: s.na, n2: s.nb, r: s.rb, ioCap: n.initiator.f6IOCap, a1: a, a2: b)
+            let eb = try SecurityFunctions.f6(w: keys.macKey, n1: s.nb, n2: s.na, r: s.ra, ioCap: n.responder.f6IOCap, a1: b, a2: a)
+            return DHKeyChecks(ea: ea, eb: eb, ltk: Self.masked(keys.ltk, to: n.keySize))
         }
     }
 
-    mutating func sendInitiatorCheck(at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing, !p.sentCheck else { return }
-        let s = try stage2()
-        pairing?.sentCheck = true
-        send(.pairingDHKeyCheck(PairingDHKeyCheck(checkValue: s.ea)), at: now, into: &output)
+    mutating func sendInitiatorCheck(_ inputs: CheckInputs, _ n: NegotiatedPairing, at now: MonotonicTime,
+                                     into output: inout SecurityManagerOutput) throws(Abort) -> SecureConnectionsStep {
+        let checks = try dhKeyChecks(inputs, n)
+        send(.pairingDHKeyCheck(PairingDHKeyCheck(checkValue: checks.ea)), at: now, into: &output)
+        return .checkSent(checks)
     }
 
-    mutating func receiveDHKeyCheck(_ check: [UInt8], at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) {
-        guard let p = pairing else { return }
-        let s = try stage2()
-        switch role {
-        case .responder:
-            if asksUser(p) && !p.numericComparisonConfirmed {
-                pairing?.pendingPeerCheck = check   // checked once the user confirms
-                return
-            }
-            guard check == s.ea else { throw Abort(.dhKeyCheckFailed) }
-            let key = Self.masked(s.ltk, to: p.keySize)
-            pairing?.ltk = key
-            pairing?.linkEncryptionKey = key
-            pairing?.stage = .waitingEncryption
-            send(.pairingDHKeyCheck(PairingDHKeyCheck(checkValue: s.eb)), at: now, into: &output)
-        case .initiator:
-            // Eb before our Ea is out of order.
-            guard p.sentCheck else { throw Abort(.unspecifiedReason) }
-            guard check == s.eb else { throw Abort(.dhKeyCheckFailed) }
-            let key = Self.masked(s.ltk, to: p.keySize)
-            pairing?.ltk = key
-            pairing?.linkEncryptionKey = key
-            pairing?.stage = .waitingEncryption
-            output.events.append(.startEncryption(key: key, ediv: 0, rand: 0, keySize: p.keySize))
+    /// The responder checks Ea and answers with Eb; the link then encrypts with the LTK.
+    mutating func responderChecks(_ ea: [UInt8], _ checks: DHKeyChecks, _ n: NegotiatedPairing, at now: MonotonicTime,
+                                  into output: inout SecurityManagerOutput) throws(Abort) -> Pairing {
+        guard ea == checks.ea else { throw Abort(.dhKeyCheckFailed) }
+        send(.pairingDHKeyCheck(PairingDHKeyCheck(checkValue: checks.eb)), at: now, into: &output)
+        return .encrypting(n, .longTerm(checks.ltk))
+    }
+
+    mutating func receiveDHKeyCheck(_ check: [UInt8], in step: SecureConnectionsStep, _ n: NegotiatedPairing,
+                                    at now: MonotonicTime, into output: inout SecurityManagerOutput) throws(Abort) -> Pairing {
+        switch (role, step) {
+        case (.responder, .awaitingUser(let inputs, _)):
+            // Checked once the user confirms.
+            return .secureConnections(n, .awaitingUser(inputs, peerCheck: check))
+        case (.responder, .awaitingCheck(let checks)):
+            return try responderChecks(check, checks, n, at: now, into: &output)
+        case (.initiator, .checkSent(let checks)):
+            guard check == checks.eb else { throw Abort(.dhKeyCheckFailed) }
+            output.events.append(.startEncryption(key: checks.ltk, ediv: 0, rand: 0, keySize: n.keySize))
+            return .encrypting(n, .longTerm(checks.ltk))
+        default:
+            // Eb before our Ea, or a check where stage 1 is not done.
+            throw Abort(.unspecifiedReason)
         }
     }
 }

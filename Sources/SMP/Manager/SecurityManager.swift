@@ -87,21 +87,9 @@ public struct SecurityManager: Sendable {
             if pairing == nil { peerOOB = data }
             return
         }
-        guard var p = pairing, let awaiting = p.awaiting else { return }
-        p.awaiting = nil
-        pairing = p
+        guard let state = pairing else { return }
         do throws(Abort) {
-            switch (awaiting, answer) {
-            case (.passkey, .passkey(let value)):
-                guard value <= 999_999 else { throw Abort(.passkeyEntryFailed) }
-                try passkeyKnown(value, at: now, into: &output)
-            case (.passkey, _):
-                throw Abort(.passkeyEntryFailed)
-            case (.numericComparison, .numericComparison(true)):
-                try numericComparisonConfirmed(at: now, into: &output)
-            case (.numericComparison, _):
-                throw Abort(.numericComparisonFailed)
-            }
+            pairing = try advance(state, on: answer, at: now, into: &output)
         } catch {
             fail(error.reason, at: now, into: &output)
         }
@@ -114,12 +102,10 @@ public struct SecurityManager: Sendable {
     public mutating func encryptionChanged(at now: MonotonicTime, into output: inout SecurityManagerOutput) {
         guard checkTimer(now, &output) else { return }
         if pairing == nil { deadline = nil }
-        guard var p = pairing, p.stage == .waitingEncryption else { return }
-        p.stage = .keyDistribution
-        pairing = p
+        guard case .encrypting(let negotiated, let key)? = pairing else { return }
         deadline = now + configuration.timeout
         do {
-            try beginKeyDistribution(at: now, into: &output)
+            pairing = try beginKeyDistribution(negotiated, key, at: now, into: &output)
         } catch {
             fail(error.reason, at: now, into: &output)
         }
@@ -128,7 +114,7 @@ public struct SecurityManager: Sendable {
     /// The link layer could not encrypt (Encryption Change with an error status, or the
     /// controller refused LE Enable Encryption). The pairing fails.
     public mutating func encryptionFailed(status: UInt8, at now: MonotonicTime, into output: inout SecurityManagerOutput) {
-        guard checkTimer(now, &output), pairing?.stage == .waitingEncryption else { return }
+        guard checkTimer(now, &output), case .encrypting? = pairing else { return }
         pairing = nil
         deadline = nil
         output.events.append(.failed(.encryptionFailed(status)))
@@ -139,9 +125,8 @@ public struct SecurityManager: Sendable {
     public mutating func longTermKeyRequested(ediv: UInt16, rand: UInt64, at now: MonotonicTime,
                                               into output: inout SecurityManagerOutput) {
         _ = checkTimer(now, &output)
-        if role == .responder, let p = pairing, p.stage == .waitingEncryption, let key = p.linkEncryptionKey,
-           ediv == 0, rand == 0 {
-            output.events.append(.longTermKeyReply(key))
+        if role == .responder, case .encrypting(_, let key)? = pairing, ediv == 0, rand == 0 {
+            output.events.append(.longTermKeyReply(key.key))
         } else {
             output.events.append(.longTermKeyNegativeReply)
         }
