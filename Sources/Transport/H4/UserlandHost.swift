@@ -1,3 +1,4 @@
+import EventLoop
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -116,7 +117,7 @@ public final class UserlandHost: Sendable {
             do {
                 chosen = try KernelEventLoop.shared()
             } catch {
-                throw H4Stream.Failure(operation: "start the event loop (\(error))", errno: (error as? KernelTransportError)?.errno ?? EIO)
+                throw H4Stream.Failure(operation: "start the event loop (\(error))", errno: error.errno != 0 ? error.errno : EIO)
             }
         }
         self.endpoint = endpoint
