@@ -102,7 +102,7 @@ let package = Package(
         .target(name: "HexTestSupport"),
         .target(name: "Capture", dependencies: ["ATT", "HCI"]),
         .target(name: "Replay", dependencies: ["Capture", "GATT", "ATT", "ATTPresentation", "HCI"]),
-        .target(name: "Transport", dependencies: ["ATT", "HCI", "GATT", "SMP", "Capture", "CBlueZ", "EventLoop"]),
+        .target(name: "Transport", dependencies: ["ATT", "HCI", "SMP", "Capture", "CBlueZ", "EventLoop"]),
         .target(name: "Attune", dependencies: ["ATT", "GATT", "HCI", "Capture", "Replay", "Transport"]),
         // The gateway's scheduler, pool, availability, watchdog, scan health and lease: decisions, no I/O.
         .target(name: "GatewayCore", dependencies: ["BluetoothCore"]),

@@ -2,7 +2,7 @@ import EventLoop
 #if canImport(Glibc)
 import Glibc
 #endif
-import GATT
+import ATT
 import HCI
 import SMP
 import Synchronization
