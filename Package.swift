@@ -18,6 +18,7 @@ import PackageDescription
 //   SensorDecoding                           gateway decoders: BTHome, iBeacon, Eddystone, characteristic values
 //   BluetoothCrypto                          AES-128, AES-CMAC, AES-CCM, P-256 ECDH, random bytes (libcrypto)
 //   BluetoothCore                            UUIDs, addresses, handles, opcodes, ByteReader, MonotonicTime
+//   EventLoop (on CEpoll)                    KernelEventLoop: one epoll thread for every descriptor, its timers
 //   GatewayConfig (on BluetoothCore, CYAML)  the gateway's YAML config (libyaml) as typed, validated values
 // Test support, for test targets and AttuneBench only (never a product):
 //   GATTTestSupport        on GATT: in-memory client–server pipe, synthetic databases
@@ -28,8 +29,9 @@ import PackageDescription
 // Manager above the userland host). SMP imports only BluetoothCore
 // and BluetoothCrypto (not ATT or HCI); GATT takes AES-CMAC from BluetoothCrypto and
 // re-exports it.
-// CBlueZ (libbluetooth) and CCrypto (libcrypto) are Debian system libraries.
-//   MQTTClient on Transport (KernelEventLoop) and CMosquitto (libmosquitto); MQTTTestSupport: a real broker for tests
+// CBlueZ (libbluetooth) and CCrypto (libcrypto) are Debian system libraries; CEpoll names glibc's
+// epoll, eventfd and timerfd headers, which Swift's Glibc module leaves out.
+//   MQTTClient on EventLoop and CMosquitto (libmosquitto); MQTTTestSupport: a real broker for tests
 let package = Package(
     name: "Attune",
     products: [
@@ -48,6 +50,7 @@ let package = Package(
         .library(name: "SensorDecoding", targets: ["SensorDecoding"]),
         .library(name: "GatewayConfig", targets: ["GatewayConfig"]),
         .library(name: "MQTTClient", targets: ["MQTTClient"]),
+        .library(name: "EventLoop", targets: ["EventLoop"]),
         .executable(name: "attune", targets: ["AttuneCLI"]),
         .executable(name: "attune-bench", targets: ["AttuneBench"]),
     ],
@@ -74,7 +77,11 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
+        // glibc's epoll, eventfd and timerfd headers; links nothing beyond libc.
+        .systemLibrary(name: "CEpoll"),
         .target(name: "CAllocCounter"),
+        // KernelEventLoop: one epoll thread that serves every descriptor, with its timers.
+        .target(name: "EventLoop", dependencies: ["CEpoll"]),
         .target(name: "BluetoothCore"),
         // AES-128, AES-CMAC, P-256 ECDH and random bytes through libcrypto, for GATT and SMP.
         .target(name: "BluetoothCrypto", dependencies: ["BluetoothCore", "CCrypto"]),
@@ -95,7 +102,7 @@ let package = Package(
         .target(name: "HexTestSupport"),
         .target(name: "Capture", dependencies: ["ATT", "HCI"]),
         .target(name: "Replay", dependencies: ["Capture", "GATT", "ATT", "ATTPresentation", "HCI"]),
-        .target(name: "Transport", dependencies: ["ATT", "HCI", "GATT", "SMP", "Capture", "CBlueZ"]),
+        .target(name: "Transport", dependencies: ["ATT", "HCI", "SMP", "Capture", "CBlueZ", "EventLoop"]),
         .target(name: "Attune", dependencies: ["ATT", "GATT", "HCI", "Capture", "Replay", "Transport"]),
         // The gateway's scheduler, pool, availability, watchdog, scan health and lease: decisions, no I/O.
         .target(name: "GatewayCore", dependencies: ["BluetoothCore"]),
@@ -103,11 +110,11 @@ let package = Package(
         .target(name: "Gateway", dependencies: ["Attune", "BluetoothCore", "GatewayConfig", "GatewayCore", "SensorDecoding",
                                                 "MQTTClient"]),
         .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "Gateway", "GatewayConfig", "MQTTClient", "ATT", "GATT", "HCI", "Capture", "Replay", "Transport", "ATTPresentation"]),
-        .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ControllerTestSupport", "ATTPresentation", "CAllocCounter", "Gateway", "GatewayConfig", "MQTTClient", "MQTTTestSupport", "SMP", "BluetoothCrypto"]),
+        .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ControllerTestSupport", "ATTPresentation", "CAllocCounter", "Gateway", "GatewayConfig", "MQTTClient", "MQTTTestSupport", "SMP", "BluetoothCrypto", "EventLoop"]),
         // Runs inside the kernel lab VM (Scripts/kernel-lab.sh): our central on hci0 against our peripheral on hci1.
-        .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT", "Attune"]),
+        .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT", "Attune", "EventLoop"]),
         // The gateway's MQTT 5 client over libmosquitto, driven from KernelEventLoop.
-        .target(name: "MQTTClient", dependencies: ["CMosquitto", "Transport"]),
+        .target(name: "MQTTClient", dependencies: ["CMosquitto", "EventLoop"]),
         // A real Debian mosquitto broker on 127.0.0.1 and a random port, for MQTT tests.
         .target(name: "MQTTTestSupport", dependencies: ["MQTTClient"]),
         // MQTTClient against the real broker: round trips, will, restart, queue bound, keepalive.
@@ -120,7 +127,9 @@ let package = Package(
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCrypto", "BluetoothCore", "HexTestSupport"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay", "ControllerTestSupport"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "ATT", "GATT", "SMP", "Capture", "Replay", "Attune", "ControllerTestSupport"]),
+        // The loop on socketpairs and pipes: readiness, watches, timers, shutdown.
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "EventLoop", "HCI", "ATT", "GATT", "SMP", "Capture", "Replay", "Attune", "ControllerTestSupport"]),
         // Runs the built `attune` executable (swift test builds every product first).
         .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport", "MQTTClient", "MQTTTestSupport"]),
         // GatewayCore's rules, driven by injected time and seeded jitter.

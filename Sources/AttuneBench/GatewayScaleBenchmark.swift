@@ -1,5 +1,6 @@
 import ATTPresentation
 import Attune
+import EventLoop
 import Foundation
 import Gateway
 import GatewayConfig

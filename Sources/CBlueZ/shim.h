@@ -1,9 +1,6 @@
 #ifndef ATTUNE_CBLUEZ_SHIM_H
 #define ATTUNE_CBLUEZ_SHIM_H
 #include <sys/socket.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
-#include <sys/timerfd.h>
 #include <bluetooth/bluetooth.h>
 #include <bluetooth/hci.h>
 #include <bluetooth/hci_lib.h>

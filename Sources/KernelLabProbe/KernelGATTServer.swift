@@ -1,4 +1,5 @@
 import ATT
+import EventLoop
 import GATT
 import Transport
 

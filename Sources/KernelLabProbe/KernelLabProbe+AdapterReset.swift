@@ -1,6 +1,6 @@
 import Attune
 import Synchronization
-import class Transport.KernelEventLoop
+import class EventLoop.KernelEventLoop
 
 extension KernelLabProbe {
     /// `CentralManager.resetAdapter()` on the kernel transport: connected over hci0 to

@@ -1,4 +1,5 @@
 import Attune
+import EventLoop
 import Glibc
 import Synchronization
 import Transport

@@ -1,3 +1,4 @@
+import EventLoop
 import Transport
 
 /// With a third controller (hci2, also the kernel's), the kernel pairs with itself through

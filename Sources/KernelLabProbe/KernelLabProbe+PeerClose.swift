@@ -4,7 +4,7 @@ import class Transport.KernelLEAdvertiser
 import class Transport.L2CAPATTListener
 import class Transport.L2CAPATTSocket
 import struct Transport.KernelAdapter
-import class Transport.KernelEventLoop
+import class EventLoop.KernelEventLoop
 
 extension KernelLabProbe {
     /// The peer closes mid-procedure, through the public API: a

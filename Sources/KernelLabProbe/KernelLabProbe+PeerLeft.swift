@@ -1,5 +1,5 @@
 import Glibc
-import class Transport.KernelEventLoop
+import class EventLoop.KernelEventLoop
 import class Transport.L2CAPATTSocket
 import struct Transport.KernelTransportError
 

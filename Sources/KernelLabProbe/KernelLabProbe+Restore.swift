@@ -2,7 +2,7 @@ import Attune
 import Foundation
 import Glibc
 import struct Transport.KernelAdapter
-import class Transport.KernelEventLoop
+import class EventLoop.KernelEventLoop
 
 /// State restoration across processes, on the kernel transport: process A connects with
 /// automatic reconnect, subscribes and is killed with SIGKILL; process B, on the same

@@ -1,6 +1,6 @@
 import CMosquitto
+import EventLoop
 import Glibc
-import Transport
 
 /// The connection's life on the loop thread: attempts, readiness, keepalive, loss, backoff.
 extension MQTTClient {

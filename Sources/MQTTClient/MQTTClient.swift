@@ -1,7 +1,7 @@
 import CMosquitto
+import EventLoop
 import Glibc
 import Synchronization
-import Transport
 
 /// The gateway's MQTT 5 client: libmosquitto driven from ``KernelEventLoop`` (never its own
 /// `mosquitto_loop_start` thread), so the MQTT keepalive runs on the loop's thread whatever

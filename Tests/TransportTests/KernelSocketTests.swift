@@ -1,3 +1,4 @@
+import EventLoop
 import Glibc
 import Testing
 @testable import Transport
@@ -7,7 +8,7 @@ import Testing
     @Test func retryingWaitsForDataAndTimesOutWithTheOperationName() async throws {
         let loop = try KernelEventLoop()
         defer { loop.shutdown() }
-        let (a, b) = try KernelEventLoopTests.socketPair()
+        let (a, b) = try SocketPair.make()
         defer { close(b) }
         let socket = try KernelSocket(adopting: a, loop: loop)
         defer { socket.close() }
@@ -29,7 +30,7 @@ import Testing
     @Test func closeEndsAPendingRetryWithClosed() async throws {
         let loop = try KernelEventLoop()
         defer { loop.shutdown() }
-        let (a, b) = try KernelEventLoopTests.socketPair()
+        let (a, b) = try SocketPair.make()
         defer { close(b) }
         let socket = try KernelSocket(adopting: a, loop: loop)
         // Runs on this thread until it waits on the loop, so the close finds it waiting.

@@ -1,4 +1,5 @@
 import ControllerTestSupport
+import EventLoop
 import Foundation
 import HCI
 import Synchronization

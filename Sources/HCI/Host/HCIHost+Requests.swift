@@ -82,19 +82,11 @@ extension HCIHost {
                 complete(id, .failure(.unknownConnection(handle)))
                 return
             }
-            guard payload.count <= 0xFFFF else {
-                complete(id, .failure(.invalidRequest("L2CAP payload of \(payload.count) bytes exceeds 65535")))
-                return
+            if let refusal = queueL2CAP(payload, on: handle, channel: channel) {
+                complete(id, .failure(refusal))
+            } else {
+                complete(id, .success(.done))
             }
-            let frame = L2CAPFragmenter.basicFrame(channel: channel, payload: payload)
-            let packets = L2CAPFragmenter.fragments(handle: handle, frame: frame, maximumFragmentLength: acl.packetLength)
-            guard acl.queuedCount(on: handle) + packets.count <= configuration.maximumQueuedACLPackets else {
-                complete(id, .failure(.busy("connection 0x\(String(handle, radix: 16)) has \(acl.queuedCount(on: handle)) ACL packets waiting for controller buffers")))
-                return
-            }
-            if channel == .attribute { sendingATT(payload, on: handle) }
-            acl.enqueue(handle, packets)
-            complete(id, .success(.done))
         case .startEncryption(let handle, let random, let ediv, let key):
             guard let connection = connections[handle] else {
                 complete(id, .failure(.unknownConnection(handle)))

@@ -1,4 +1,4 @@
-import GATT
+import ATT
 
 extension ATTLink {
     /// Transports without a pairing policy of their own pair the same way either way.

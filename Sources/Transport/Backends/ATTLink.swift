@@ -1,4 +1,4 @@
-import GATT
+import ATT
 import HCI
 
 /// The ATT channel (fixed CID 4) of one connected LE link: whole PDUs in both directions.

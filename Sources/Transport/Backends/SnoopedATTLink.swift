@@ -1,5 +1,5 @@
+import ATT
 import Capture
-import GATT
 import HCI
 import Synchronization
 

@@ -1,4 +1,4 @@
-import GATT
+import ATT
 import HCI
 
 /// The ATT fixed channel (CID 0x0004) of one connection of a ``UserlandHost``: whole PDUs

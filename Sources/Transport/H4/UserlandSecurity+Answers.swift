@@ -1,4 +1,4 @@
-import GATT
+import ATT
 import HCI
 import SMP
 

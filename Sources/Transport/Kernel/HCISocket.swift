@@ -1,4 +1,5 @@
 import CBlueZ
+import EventLoop
 import Glibc
 import HCI
 

@@ -1,3 +1,4 @@
+import EventLoop
 import Synchronization
 
 /// Watches the kernel's adapters come and go and power up and down: the stack-internal

@@ -1,3 +1,4 @@
+import EventLoop
 import HCI
 
 /// Legacy LE advertising through a raw HCI socket on one adapter: the

@@ -1,4 +1,5 @@
 import CBlueZ
+import EventLoop
 import Glibc
 import Synchronization
 
@@ -23,7 +24,7 @@ final class KernelSocket: Sendable {
             registration = try loop.register(fd)
         } catch {
             Glibc.close(fd)
-            throw error
+            throw KernelTransportError(error)
         }
         self.loop = loop
         descriptor = Mutex(fd)
@@ -68,8 +69,11 @@ final class KernelSocket: Sendable {
                 case .read: try await loop.waitReadable(registration, timeout: remaining)
                 case .write: try await loop.waitWritable(registration, timeout: remaining)
                 }
-            } catch let error as KernelTransportError where error.kind == .timedOut || error.kind == .closed {
-                throw KernelTransportError(kind: error.kind, operation: operation)
+            } catch let error as EventLoopError {
+                // Named after the call that waited, not the loop's wait.
+                var failure = KernelTransportError(error)
+                failure.operation = operation
+                throw failure
             }
         }
     }

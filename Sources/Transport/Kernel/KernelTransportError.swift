@@ -1,3 +1,4 @@
+import EventLoop
 import Glibc
 import HCI
 
@@ -49,6 +50,17 @@ public struct KernelTransportError: Error, Equatable, Sendable, CustomStringConv
     /// Types a system call failure.
     public init(errno code: Int32, operation: String) {
         self.init(kind: Self.kind(forErrno: code), errno: code, operation: operation)
+    }
+
+    /// The transport's reading of an event loop failure: its time-outs and closed waits
+    /// keep their kind, a failed system call is typed from its `errno`.
+    public init(_ error: EventLoopError) {
+        switch error.kind {
+        case .timedOut: self.init(kind: .timedOut, operation: error.operation)
+        case .closed: self.init(kind: .closed, operation: error.operation)
+        case .busy: self.init(kind: .busy, operation: error.operation)
+        case .system: self.init(errno: error.errno, operation: error.operation)
+        }
     }
 
     /// The error for the current `errno`.

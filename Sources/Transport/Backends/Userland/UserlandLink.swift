@@ -1,4 +1,4 @@
-import GATT
+import ATT
 import HCI
 
 /// The ATT channel of one connection of the userland host, as the engines' ``ATTLink``:

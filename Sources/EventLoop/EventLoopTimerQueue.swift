@@ -2,7 +2,7 @@
 ///
 /// Cancelled timers are dropped lazily when they reach the top; the heap is
 /// compacted when stale entries outnumber live ones, so memory stays bounded
-/// even when every ATT transaction arms and cancels a timer.
+/// even when every command and every wait with a time-out arms and cancels a timer.
 struct EventLoopTimerQueue<Action> {
     private struct Entry {
         var deadline: UInt64

@@ -1,5 +1,5 @@
 import Testing
-@testable import Transport
+@testable import EventLoop
 
 @Suite struct EventLoopTimerQueueTests {
     @Test func popsInDeadlineOrder() {

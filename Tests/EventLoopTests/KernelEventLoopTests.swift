@@ -1,8 +1,7 @@
-import ControllerTestSupport
 import Glibc
 import Synchronization
 import Testing
-@testable import Transport
+@testable import EventLoop
 
 /// The loop on ordinary descriptors: socketpairs and pipes stand in for
 /// Bluetooth sockets, which this machine's kernel does not have.
@@ -10,7 +9,7 @@ import Testing
     static func socketPair() throws -> (Int32, Int32) {
         var fds: [Int32] = [0, 0]
         let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else { throw KernelTransportError.current("socketpair") }
+        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else { throw EventLoopError.current("socketpair") }
         return (fds[0], fds[1])
     }
 
@@ -77,7 +76,7 @@ import Testing
         defer { close(a); close(b) }
         let registration = try loop.register(a)
         let start = KernelEventLoop.now()
-        await #expect(throws: KernelTransportError(kind: .timedOut, operation: "wait")) {
+        await #expect(throws: EventLoopError(kind: .timedOut, operation: "wait")) {
             try await loop.waitReadable(registration, timeout: .milliseconds(50))
         }
         #expect(KernelEventLoop.now() - start >= 50_000_000)
@@ -94,7 +93,7 @@ import Testing
         // Runs on this thread until it waits on the loop, so the deregistration finds it.
         let waiter = Task.immediate { try await loop.waitReadable(registration) }
         loop.deregister(registration)
-        await #expect(throws: KernelTransportError(kind: .closed, operation: "wait")) { try await waiter.value }
+        await #expect(throws: EventLoopError(kind: .closed, operation: "wait")) { try await waiter.value }
     }
 
     @Test func cancellingAWaitLeavesTheDescriptorUsable() async throws {
@@ -133,14 +132,14 @@ import Testing
                     while true {
                         var byte: UInt8 = 0
                         if recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) == 1 { return byte }
-                        guard errno == EAGAIN else { throw KernelTransportError.current("recv") }
+                        guard errno == EAGAIN else { throw EventLoopError.current("recv") }
                         try await loop.waitReadable(registration, timeout: hangGuard)
                     }
                 }
             }
             for (index, pair) in pairs.enumerated() {
                 var byte = UInt8(truncatingIfNeeded: index)
-                guard send(pair.1, &byte, 1, 0) == 1 else { throw KernelTransportError.current("send") }
+                guard send(pair.1, &byte, 1, 0) == 1 else { throw EventLoopError.current("send") }
             }
             var sum = 0
             for try await byte in group { sum += Int(byte) }
@@ -159,7 +158,7 @@ import Testing
         // Runs on this thread until it waits on the loop, so the shutdown finds it.
         let waiter = Task.immediate { try await loop.waitReadable(registration) }
         loop.shutdown()
-        await #expect(throws: KernelTransportError.self) { try await waiter.value }
+        await #expect(throws: EventLoopError.self) { try await waiter.value }
     }
 }
 

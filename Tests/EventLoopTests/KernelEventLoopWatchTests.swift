@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
-@testable import Transport
+@testable import EventLoop
 
 /// Watched descriptors (the userland host's way onto the loop): level-triggered turns
 /// that take turns, and a watch with no interest that stays quiet even when hung up.

@@ -1,5 +1,8 @@
 /// The security state of the link an ATT bearer runs on, as the server checks it
-/// against attribute permissions.
+/// against attribute permissions (Vol 3 Part F §3.2.5).
+///
+/// ATT's vocabulary, not GATT's: the transports report it for every link they carry
+/// (Transport needs nothing else of GATT), and GATT's server checks it.
 public struct LinkSecurity: Hashable, Sendable {
     public var encrypted: Bool
     /// The key was generated with MITM protection.
