@@ -91,7 +91,7 @@ public actor Peripheral {
     /// Sets ``notificationStallLimit``.
     public func setNotificationStallLimit(_ limit: Duration) { notificationStallLimit = limit }
 
-    var timer = DeadlineTimer()
+    var timer = DeadlineTimer<Task<Void, Never>>()
     /// Callers of ``disconnectAndWait()``, resumed when the link reports itself closed.
     var linkClosedWaiters: [CheckedContinuation<Void, Never>] = []
 

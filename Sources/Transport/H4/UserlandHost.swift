@@ -67,8 +67,7 @@ public final class UserlandHost: Sendable {
         var reading = false
         var writing = false
         /// The deadline a loop timer is armed for, and that timer.
-        var armedDeadline: MonotonicTime?
-        var timer: KernelEventLoop.Timer?
+        var timer = DeadlineTimer<KernelEventLoop.Timer>()
         /// Whole packets were read but not yet handed to the host (the turn's budget ran
         /// out): the next turn starts with them.
         var backlog = false
@@ -440,8 +439,7 @@ public final class UserlandHost: Sendable {
 
     private func timerFired() {
         state.withLock { state in
-            state.timer = nil
-            state.armedDeadline = nil
+            state.timer.fired()
             guard state.stopped == nil else { return }
             let now = Self.now()
             state.host.tick(at: now, into: &state.out)
@@ -455,10 +453,10 @@ public final class UserlandHost: Sendable {
     /// Arms a loop timer for `deadline` unless one fires no later. A timer that fires
     /// early for a deadline that moved (a command answered) costs one empty tick.
     private func arm(_ deadline: MonotonicTime, _ state: inout State) {
-        if let armed = state.armedDeadline, armed <= deadline { return }
-        if let timer = state.timer { loop.cancel(timer) }
-        state.armedDeadline = deadline
-        state.timer = loop.schedule(after: deadline.duration(since: Self.now())) { [weak self] in self?.timerFired() }
+        let replaced = state.timer.arm(deadline) { deadline in
+            loop.schedule(after: deadline.duration(since: Self.now())) { [weak self] in self?.timerFired() }
+        }
+        if let replaced { loop.cancel(replaced) }
     }
 
     private func setInterest(reading: Bool? = nil, writing: Bool? = nil, _ state: inout State) {
@@ -514,8 +512,7 @@ public final class UserlandHost: Sendable {
         state.finalized = true
         if let watch = state.watch { loop.unwatch(watch) }
         state.watch = nil
-        if let timer = state.timer { loop.cancel(timer) }
-        state.timer = nil
+        if let timer = state.timer.disarm() { loop.cancel(timer) }
         state.outbox = []
         state.writeHead = 0
         stream.close()
@@ -532,11 +529,12 @@ public final class UserlandHost: Sendable {
             finalize(&state)
             return
         }
-        if let timer = state.timer { loop.cancel(timer) }
-        state.armedDeadline = nil
-        state.timer = loop.schedule(after: Self.drainTimeout) { [weak self] in
-            guard let self else { return }
-            self.state.withLock { state in self.finalize(&state) }
+        if let timer = state.timer.disarm() { loop.cancel(timer) }
+        state.timer.arm(Self.now() + Self.drainTimeout) { _ in
+            loop.schedule(after: Self.drainTimeout) { [weak self] in
+                guard let self else { return }
+                self.state.withLock { state in self.finalize(&state) }
+            }
         }
     }
 
