@@ -25,8 +25,8 @@ import Synchronization
 /// ``HostError/transportClosed(_:)``, and ``events`` finishes.
 public final class UserlandHost: Sendable {
     /// Events from the host, in order. Finishes when the host stops. Advertising reports
-    /// are bounded (see ``HostEvents``); every other event is kept.
-    public var events: HostEvents { HostEvents(base: eventStream, budget: reportBudget) }
+    /// are bounded (see ``HostEvents``); past a larger bound on the others the host stops.
+    public var events: HostEvents { HostEvents(buffer: eventSink) }
     public let endpoint: H4Endpoint
 
     /// The most bytes one turn reads from a byte stream.
@@ -83,9 +83,7 @@ public final class UserlandHost: Sendable {
     private let stream: H4Stream
     private let loop: KernelEventLoop
     private let recorder: (any H4PacketRecorder)?
-    private let eventStream: AsyncStream<HostEvent>
-    private let eventSink: AsyncStream<HostEvent>.Continuation
-    private let reportBudget = HostEvents.ReportBudget()
+    private let eventSink = HostEvents.Buffer()
     private let state: Mutex<State>
     /// One turn's read buffer; only touched under the state lock.
     private nonisolated(unsafe) let readBuffer: UnsafeMutableRawBufferPointer
@@ -129,7 +127,6 @@ public final class UserlandHost: Sendable {
         }
         self.loop = chosen
         self.recorder = recorder
-        (eventStream, eventSink) = AsyncStream.makeStream(of: HostEvent.self, bufferingPolicy: .unbounded)
         state = Mutex(State(host: HCIHost(configuration: configuration),
                             security: UserlandSecurity(configuration: security,
                                                        prompts: UserlandPairingPrompts(passkey: passkey, agent: agent),
@@ -593,18 +590,16 @@ public final class UserlandHost: Sendable {
                     endChannel(handle, .ended(error), &state)
                 case .advertisingReport(let report):
                     // Reports are the one event a busy street can flood: bounded, drops counted.
-                    guard let admitted = reportBudget.admit(report) else { continue }
-                    if case .terminated = eventSink.yield(.advertisingReport(admitted)) { reportBudget.taken() }
+                    eventSink.offerReport(report)
                     continue
                 default:
                     break
                 }
-                guard reportBudget.admitEvent() else {
+                guard eventSink.offer(event) else {
                     // Once: the stop's own events are refused like this one.
                     if state.stopped == nil && state.out.closeError == nil { overflowed = true }
                     continue
                 }
-                if case .terminated = eventSink.yield(event) { reportBudget.takenEvent() }
             }
             for completion in state.out.completions {
                 if let waiter = state.waiters.removeValue(forKey: completion.id) {
