@@ -324,10 +324,11 @@ public struct BoundedBuffer<Element, Consumer, Failure: Error> {
     }
 
     /// Forgets the waiting consumer (its task was cancelled) and returns it, to resume
-    /// with nothing.
+    /// with nothing; only when `isTheCancelled` says it is the one whose task was
+    /// cancelled (a second consumer's cancellation must not end the first one's wait).
     @inlinable
-    public mutating func cancelWaiting() -> Consumer? {
-        guard case .consumerWaiting(let consumer, let lost) = _state else { return nil }
+    public mutating func cancelWaiting(if isTheCancelled: (Consumer) -> Bool = { _ in true }) -> Consumer? {
+        guard case .consumerWaiting(let consumer, let lost) = _state, isTheCancelled(consumer) else { return nil }
         _state = .buffering(Queue(lost: lost))
         return consumer
     }

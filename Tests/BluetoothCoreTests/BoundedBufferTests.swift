@@ -110,7 +110,11 @@ import Testing
     @Test func cancellingHandsTheConsumerBack() {
         var b = Plain(capacity: 4)
         _ = b.take(orWait: "c")
-        #expect(b.cancelWaiting() == "c")
+        let other = b.cancelWaiting { $0 == "another" }
+        #expect(other == nil, "another consumer's cancellation leaves this one waiting")
+        guard case .consumerWaiting("c", lost: 0) = b.state else { Issue.record("stopped waiting"); return }
+        let cancelled = b.cancelWaiting { $0 == "c" }
+        #expect(cancelled == "c")
         #expect(b.cancelWaiting() == nil)
         guard case .queued = b.push(1) else { Issue.record("not queued"); return }
     }
