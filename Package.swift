@@ -17,8 +17,9 @@ import PackageDescription
 //   ATT             HCI                      codec + bearer; commands, events, ACL, L2CAP
 //   SensorDecoding                           gateway decoders: BTHome, iBeacon, Eddystone, characteristic values
 //   BluetoothCrypto                          AES-128, AES-CMAC, AES-CCM, P-256 ECDH, random bytes (libcrypto)
-//   BluetoothCore                            UUIDs, addresses, handles, opcodes, ByteReader, MonotonicTime
 //   EventLoop (on CEpoll)                    KernelEventLoop: one epoll thread for every descriptor, its timers
+//   BluetoothCore                            UUIDs, addresses, handles, opcodes, ByteReader, MonotonicTime;
+//                                            the shared mechanisms: Backoff, DeadlineTimer, BoundedBuffer
 //   GatewayConfig (on BluetoothCore, CYAML)  the gateway's YAML config (libyaml) as typed, validated values
 // Test support, for test targets and AttuneBench only (never a product):
 //   GATTTestSupport        on GATT: in-memory client–server pipe, synthetic databases
@@ -114,13 +115,15 @@ let package = Package(
         // Runs inside the kernel lab VM (Scripts/kernel-lab.sh): our central on hci0 against our peripheral on hci1.
         .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT", "Attune", "EventLoop"]),
         // The gateway's MQTT 5 client over libmosquitto, driven from KernelEventLoop.
-        .target(name: "MQTTClient", dependencies: ["CMosquitto", "EventLoop"]),
+        .target(name: "MQTTClient", dependencies: ["BluetoothCore", "CMosquitto", "EventLoop"]),
         // A real Debian mosquitto broker on 127.0.0.1 and a random port, for MQTT tests.
         .target(name: "MQTTTestSupport", dependencies: ["MQTTClient"]),
         // MQTTClient against the real broker: round trips, will, restart, queue bound, keepalive.
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "MQTTTestSupport"]),
         // The gateway against the real mosquitto broker and peripherals on the memory radio.
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "GatewayConfig", "MQTTClient", "MQTTTestSupport", "Attune"]),
+        // The shared mechanisms: backoff, deadline timer, bounded buffer.
+        .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation"], resources: []),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "ATTPresentation", "Replay"]),
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto", "HexTestSupport"]),

@@ -252,20 +252,18 @@ extension Gateway {
         guard let earliest = deadlines.compactMap({ $0 }).min(), !stopped else { return }
         let (grid, past) = earliest.nanoseconds.quotientAndRemainder(dividingBy: Self.tickGrid)
         let next = MonotonicTime(nanoseconds: past == 0 ? earliest.nanoseconds : (grid + 1) &* Self.tickGrid)
-        if let armed, armed <= next, timer != nil { return }
-        armed = next
-        timer?.cancel()
         let instant = clock.instant(next)
-        timer = Task { [weak self] in
-            try? await Task.sleep(until: instant, clock: .continuous)
-            guard !Task.isCancelled else { return }
-            await self?.tick()
-        }
+        timer.arm(next) { _ in
+            Task { [weak self] in
+                try? await Task.sleep(until: instant, clock: .continuous)
+                guard !Task.isCancelled else { return }
+                await self?.tick()
+            }
+        }?.cancel()
     }
 
     func tick() {
-        timer = nil
-        armed = nil
+        timer.fired()
         let now = clock.now
         runPool(pool.tick(at: now))
         for index in adapters.indices { runHealth(index, adapters[index].health.tick(at: now)) }

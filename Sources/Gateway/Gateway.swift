@@ -58,8 +58,8 @@ public actor Gateway {
     /// Subscriptions as desired state: written on every link, re-armed after a silence.
     var watchdog = SubscriptionWatchdog()
     let arrivals = NotificationArrivals()
-    var timer: Task<Void, Never>?
-    var armed: MonotonicTime?
+    /// The one wake-up for every machine's earliest deadline.
+    var timer = DeadlineTimer<Task<Void, Never>>()
     /// A re-arm is queued for the actor's next turn (``rearm()``).
     var rearmQueued = false
     var housekeeping: Task<Void, Never>?
@@ -154,7 +154,7 @@ public actor Gateway {
     public func stop() async {
         guard !stopped else { return }
         stopped = true
-        timer?.cancel()
+        timer.disarm()?.cancel()
         housekeeping?.cancel()
         for index in adapters.indices {
             adapters[index].scan?.cancel()
@@ -193,7 +193,7 @@ public actor Gateway {
     public func abandon() async {
         guard !stopped else { return }
         stopped = true
-        timer?.cancel()
+        timer.disarm()?.cancel()
         housekeeping?.cancel()
         listener?.cancel()
         events?.cancel()

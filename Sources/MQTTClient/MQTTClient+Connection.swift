@@ -1,3 +1,4 @@
+import BluetoothCore
 import CMosquitto
 import EventLoop
 import Glibc
@@ -123,7 +124,7 @@ extension MQTTClient {
         let (subscriptions, timer) = state.withLock { state -> ([(String, MQTTQoS)], KernelEventLoop.Timer?) in
             guard state.phase == .connecting else { return ([], nil) }
             state.phase = .connected
-            state.backoff.reset()
+            state.failedAttempts = 0
             state.statistics.connections += 1
             defer { state.connectTimer = nil }
             return (state.subscriptions.map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 }, state.connectTimer)
@@ -176,10 +177,16 @@ extension MQTTClient {
         scheduleReconnect()
     }
 
+    /// The wait before the next connection attempt: 0.25 s, doubling to 30 s, back to the
+    /// start once the broker accepts a connection. No jitter: one gateway per broker link,
+    /// and tests can predict it.
+    static let reconnectBackoff = Backoff(initialDelay: .milliseconds(250), maximumDelay: .seconds(30), jitter: 0)
+
     private func scheduleReconnect() {
         state.withLock { state in
             guard state.phase == .waiting, state.reconnectTimer == nil else { return }
-            let delay = state.backoff.take()
+            let delay = Self.reconnectBackoff.delay(attempt: state.failedAttempts, random: 0)
+            state.failedAttempts += 1
             state.reconnectTimer = loop.schedule(after: delay) { [weak self] in self?.attemptConnect() }
         }
     }

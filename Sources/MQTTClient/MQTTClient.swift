@@ -55,7 +55,8 @@ public final class MQTTClient: Sendable {
         var subscribeRequests: [Int32: String] = [:]
         var watch: KernelEventLoop.Watch?
         var attempt: UInt64 = 0
-        var backoff = ReconnectBackoff()
+        /// Reconnect attempts since the broker last accepted one: drives ``reconnectBackoff``.
+        var failedAttempts = 0
         var pumpScheduled = false
         /// Whether `mosquitto_connect_async` has stored host and port (later attempts reconnect).
         var initialised = false

@@ -1,3 +1,4 @@
+import BluetoothCore
 import Synchronization
 
 /// One element of an ``MQTTStream``: a value, or how many values were dropped at this
@@ -36,94 +37,31 @@ public struct MQTTStream<Value: Sendable>: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(buffer: buffer) }
 
+    /// BluetoothCore's bounded buffer dropping the newest, with the drop report as an
+    /// element of its own in the place of the gap.
     final class Buffer: Sendable {
-        private struct State {
-            var items = OutboundRing<Element>()
-            /// Drops not yet reported: they follow every item already in `items`.
-            var droppedSinceLast = 0
-            var totalDropped = 0
-            var waiter: CheckedContinuation<Element?, Never>?
-            var waiterID: UInt64 = 0
-            var finished = false
+        let capacity: Int
+        private let buffer: AsyncBoundedBuffer<Element>
+        private let totalDropped = Atomic(0)
+
+        init(capacity: Int) {
+            self.capacity = Swift.max(1, capacity)
+            buffer = AsyncBoundedBuffer(capacity: capacity, carrier: LossCarrier(marker: { .dropped(count: $0) }))
         }
 
-        let capacity: Int
-        private let state = Mutex(State())
-
-        init(capacity: Int) { self.capacity = Swift.max(1, capacity) }
-
         /// Values dropped so far.
-        var dropped: Int { state.withLock { $0.totalDropped } }
+        var dropped: Int { totalDropped.load(ordering: .relaxed) }
 
         /// Offers a value from the producer; it is dropped and counted when the buffer is full.
         func offer(_ value: Value) {
-            let waiter = state.withLock { state -> CheckedContinuation<Element?, Never>? in
-                guard !state.finished else { return nil }
-                if let waiter = state.waiter {
-                    // A waiting consumer means nothing is queued and nothing unreported.
-                    state.waiter = nil
-                    return waiter
-                }
-                if state.items.count >= capacity {
-                    state.droppedSinceLast += 1
-                    state.totalDropped += 1
-                    return nil
-                }
-                if state.droppedSinceLast > 0 {
-                    state.items.append(.dropped(count: state.droppedSinceLast))
-                    state.droppedSinceLast = 0
-                }
-                state.items.append(.value(value))
-                return nil
+            if buffer.push(.value(value), whenFull: .dropNewest) == .dropped {
+                totalDropped.wrappingAdd(1, ordering: .relaxed)
             }
-            waiter?.resume(returning: .value(value))
         }
 
         /// Ends the stream once what is queued has been taken.
-        func finish() {
-            let waiter = state.withLock { state -> CheckedContinuation<Element?, Never>? in
-                state.finished = true
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(returning: nil)
-        }
+        func finish() { buffer.finish() }
 
-        func take() async -> Element? {
-            if let ready = state.withLock({ Self.takeReady(&$0) }) { return ready.element }
-            let id = state.withLock { state -> UInt64 in
-                state.waiterID &+= 1
-                return state.waiterID
-            }
-            return await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in
-                    let immediate = state.withLock { state -> Element?? in
-                        if let ready = Self.takeReady(&state) { return .some(ready.element) }
-                        if Task.isCancelled || state.waiter != nil || state.waiterID != id { return .some(nil) }
-                        state.waiter = continuation
-                        return nil
-                    }
-                    if let immediate { continuation.resume(returning: immediate) }
-                }
-            } onCancel: {
-                let waiter = state.withLock { state -> CheckedContinuation<Element?, Never>? in
-                    guard state.waiterID == id else { return nil }
-                    defer { state.waiter = nil }
-                    return state.waiter
-                }
-                waiter?.resume(returning: nil)
-            }
-        }
-
-        /// The next element if one is ready (or the stream ended), else nil to wait.
-        private static func takeReady(_ state: inout State) -> (element: Element?, Void)? {
-            if let item = state.items.popFirst() { return (item, ()) }
-            if state.droppedSinceLast > 0 {
-                defer { state.droppedSinceLast = 0 }
-                return (.dropped(count: state.droppedSinceLast), ())
-            }
-            if state.finished { return (nil, ()) }
-            return nil
-        }
+        func take() async -> Element? { await buffer.next() }
     }
 }

@@ -14,7 +14,7 @@ import Testing
     func wake(after instant: ContinuousClock.Instant) async -> Duration {
         let fired = Fired()
         let start = ContinuousClock.now
-        var timer = DeadlineTimer()
+        var timer = DeadlineTimer<Task<Void, Never>>()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             timer.schedule(.zero, at: instant) {
                 fired.at.withLock { $0 = .now }

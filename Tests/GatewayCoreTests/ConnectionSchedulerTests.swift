@@ -241,19 +241,19 @@ struct ConnectionSchedulerTests {
     }
 
     @Test func jitterStaysWithinTwentyPercentAndTheCap() {
-        let b = RetryBackoff()
+        let b = SchedulerConfiguration().backoff
         var rng = SplitMix64(seed: 7)
         var lows = 0, highs = 0
         for failures in 1...40 {
             let base = min(300, 0.25 * Double(1 << UInt64(min(failures - 1, 20))))
             for _ in 0..<50 {
-                let d = secs(b.delay(failures: failures, fraction: rng.nextFraction()))
+                let d = secs(b.delay(attempt: failures - 1, random: rng.nextFraction()))
                 #expect(d >= base * 0.8 - 1e-9 && d <= min(300, base * 1.2) + 1e-9, "failure \(failures): \(d)")
                 if d < base { lows += 1 } else if d > base { highs += 1 }
             }
         }
         #expect(lows > 0 && highs > 0, "jitter goes both ways")
-        #expect(secs(b.delay(failures: Int.max, fraction: 0.5)) == 300)
+        #expect(secs(b.delay(attempt: Int.max, random: 0.5)) == 300)
     }
 
     @Test func seededJitterIsReproducible() {

@@ -65,11 +65,12 @@ import Testing
 
     @Test("backoff: 0.25 s doubling to 30 s, reset on connect")
     func backoff() {
-        var backoff = ReconnectBackoff()
-        let delays = (0..<10).map { _ in backoff.take() }
+        // The client counts attempts since the last accepted connection (0 again on
+        // connect) and asks the one Backoff for each wait; no jitter, whatever the source.
+        let backoff = MQTTClient.reconnectBackoff
+        let delays = (0..<10).map { backoff.delay(attempt: $0, random: 0.9) }
         #expect(delays.prefix(4) == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)])
         #expect(delays.last == .seconds(30))
-        backoff.reset()
-        #expect(backoff.take() == .milliseconds(250))
+        #expect(backoff.delay(attempt: 0, random: 0.5) == .milliseconds(250))
     }
 }

@@ -19,25 +19,35 @@ import Testing
         #expect(filter.count == 1)
     }
 
-    @Test func waitingReportsAreBoundedAndDropsCounted() {
-        let budget = HostEvents.ReportBudget()
+    @Test(.timeLimit(.minutes(1)))
+    func waitingReportsAreBoundedAndDropsCounted() async {
+        let events = HostEvents.Buffer()
         let report = AdvertisingReport(address: BluetoothAddress(rawValue: 1), addressType: 1, eventType: 0x10,
                                        rssi: -60, data: [])
-        for _ in 0..<HostEvents.reportLimit { #expect(budget.admit(report)?.lostBefore == 0) }
-        #expect(budget.admit(report) == nil)
-        #expect(budget.admit(report) == nil)
-        budget.taken()
-        #expect(budget.admit(report)?.lostBefore == 2, "the two dropped travel with the next report let in")
-        budget.taken()
-        #expect(budget.admit(report)?.lostBefore == 0)
+        for _ in 0..<HostEvents.reportLimit { events.offerReport(report) }
+        events.offerReport(report)
+        events.offerReport(report)
+        #expect(events.events.count == HostEvents.reportLimit, "the two past the limit were dropped")
+        var iterator = HostEvents(buffer: events).makeAsyncIterator()
+        guard case .advertisingReport(let first) = await iterator.next() else { Issue.record("no report"); return }
+        #expect(first.lostBefore == 0)
+        events.offerReport(report)
+        for _ in 0..<(HostEvents.reportLimit - 1) { _ = await iterator.next() }
+        guard case .advertisingReport(let next) = await iterator.next() else { Issue.record("no report"); return }
+        #expect(next.lostBefore == 2, "the two dropped travel with the next report let in")
+        events.offerReport(report)
+        guard case .advertisingReport(let after) = await iterator.next() else { Issue.record("no report"); return }
+        #expect(after.lostBefore == 0)
     }
 
-    @Test func otherWaitingEventsAreBoundedToo() {
+    @Test(.timeLimit(.minutes(1)))
+    func otherWaitingEventsAreBoundedToo() async {
         // Past the limit the host stops loudly (UserlandHost), so nothing is dropped.
-        let budget = HostEvents.ReportBudget()
-        for _ in 0..<HostEvents.eventLimit { #expect(budget.admitEvent()) }
-        #expect(!budget.admitEvent())
-        budget.takenEvent()
-        #expect(budget.admitEvent())
+        let events = HostEvents.Buffer()
+        for _ in 0..<HostEvents.eventLimit { #expect(events.offer(.pairingRefused(handle: 1))) }
+        #expect(!events.offer(.pairingRefused(handle: 1)))
+        var iterator = HostEvents(buffer: events).makeAsyncIterator()
+        _ = await iterator.next()
+        #expect(events.offer(.pairingRefused(handle: 1)))
     }
 }

@@ -216,6 +216,8 @@ extension Peripheral {
             for event in batch { linkEvent(event, attempt, at) }
             let notified = batchNotifications
             let dropped = link.takeDroppedCount()
+            // Drops are rare: the notifications among them are asked for only then.
+            if dropped > 0 { droppedNotifications.merge(link.takeDroppedNotifications()) }
             counters.update {
                 $0.batchesReceived += 1
                 $0.pdusReceived += batch.count

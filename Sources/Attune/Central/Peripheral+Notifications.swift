@@ -45,7 +45,9 @@ extension Peripheral {
     /// kernel socket buffer or the controller holds what follows. Only a consumer that
     /// stays full for longer than ``notificationStallLimit`` loses values, the oldest
     /// first, and the first value it then takes says how many in
-    /// ``Notification/lostBefore``; ``statistics`` counts them.
+    /// ``Notification/lostBefore``; ``statistics`` counts them. Notifications the
+    /// transport itself dropped (the userland host's per-link bound) are counted in the
+    /// same ``Notification/lostBefore``.
     public func notifications(for characteristic: Characteristic) -> NotificationStream {
         let id = nextListener
         nextListener += 1
@@ -69,7 +71,10 @@ extension Peripheral {
 
     func yieldValue(_ value: ArraySlice<UInt8>, isIndication: Bool, for handle: AttributeHandle) {
         guard let group = listeners[handle] else { return }
-        let notification = Notification(value: Array(value), isIndication: isIndication, receivedAt: batchReceivedAt)
+        var notification = Notification(value: Array(value), isIndication: isIndication, receivedAt: batchReceivedAt)
+        // What the transport dropped before it (taken after the batch that was waiting
+        // when the drops happened, so they fall before this one on the wire).
+        if !droppedNotifications.isEmpty { notification.lostBefore = droppedNotifications.take(for: handle) }
         for buffer in group.values where !buffer.offer(notification) { fullListeners.append(buffer) }
         // Counted per batch (``pump`` publishes it), not with a lock per value.
         batchNotifications += group.count

@@ -91,7 +91,10 @@ public actor Peripheral {
     /// Sets ``notificationStallLimit``.
     public func setNotificationStallLimit(_ limit: Duration) { notificationStallLimit = limit }
 
-    var timer = DeadlineTimer()
+    var timer = DeadlineTimer<Task<Void, Never>>()
+    /// Notifications the transport dropped at the link's inbox, by handle, not yet told:
+    /// the next notification of each characteristic carries its count in `lostBefore`.
+    var droppedNotifications = DroppedNotifications()
     /// Callers of ``disconnectAndWait()``, resumed when the link reports itself closed.
     var linkClosedWaiters: [CheckedContinuation<Void, Never>] = []
 

@@ -13,7 +13,8 @@ public struct PeripheralStatistics: Hashable, Sendable {
     /// ATT PDUs the transport dropped because this link was not taken from in time: the
     /// userland host reads all of an adapter's links from one stream and does not stop
     /// for one of them, so past its inbox it drops notifications (and commands) and
-    /// counts them here. Zero on the other transports, which hold the data instead.
+    /// counts them here (the notifications among them also in the next
+    /// ``Notification/lostBefore``). Zero on the other transports, which hold the data instead.
     public var pdusDropped = 0
     /// Times the link stopped being read because a consumer was full.
     public var backPressurePauses = 0

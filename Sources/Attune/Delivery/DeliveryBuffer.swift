@@ -1,3 +1,4 @@
+import BluetoothCore
 import Synchronization
 
 /// The bounded buffer between one producer (a manager's actor, a scan callback) and one
@@ -10,25 +11,43 @@ import Synchronization
 /// count in ``LossReporting/lostBefore``. Since a full buffer always holds that value,
 /// the consumer learns of every loss with the first value it takes. Nothing is lost
 /// silently.
+///
+/// The queue and its states are BluetoothCore's ``BoundedBuffer`` (pausing the producer,
+/// then dropping the oldest after ``BoundedBuffer/stalled()``); this class adds the lock,
+/// the consumer's task and the producer's bounded wait.
 final class DeliveryBuffer<Element: LossReporting>: Sendable {
+    /// What wakes the consumer: values, or the end (nil: normal, else the error).
+    enum Delivery {
+        /// Values; empty when the consumer should look again (the stream just ended).
+        case batch([Element])
+        case end(AttuneError?)
+    }
+
+    typealias Taker = UnsafeContinuation<Delivery, Never>
+
     private struct State {
-        /// Waiting values from `head` on; the slots before it were dropped.
-        var queue: [Element] = []
-        var head = 0
-        var count: Int { queue.count - head }
-        /// Dropping instead of pausing, until the consumer empties the queue.
-        var overflowing = false
-        var ended = false
-        var error: AttuneError?
-        /// The consumer is gone (its stream and iterator were released).
-        var terminated = false
-        var taker: UnsafeContinuation<Void, Never>?
+        var buffer: BoundedBuffer<Element, Taker, AttuneError>
+        /// The producer waiting for room, with the number its stall timer knows it by.
         var roomWaiter: (id: UInt64, continuation: UnsafeContinuation<Bool, Never>)?
         var nextWaiter: UInt64 = 0
+
+        /// The waiting producer, taken out to be released outside the lock.
+        mutating func takeRoomWaiter() -> UnsafeContinuation<Bool, Never>? {
+            defer { roomWaiter = nil }
+            return roomWaiter?.continuation
+        }
+    }
+
+    /// Values carry the losses before them in ``LossReporting/lostBefore``.
+    private static var carrier: LossCarrier<Element> {
+        LossCarrier(carry: { value, lost in
+            value.lostBefore += lost
+            return true
+        }, carried: { $0.lostBefore })
     }
 
     let capacity: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     /// Told of every value dropped, for the owner's statistics.
     private let onLoss: @Sendable (Int) -> Void
     /// Told once when the consumer goes away, so the producer stops offering.
@@ -37,6 +56,7 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
     init(capacity: Int, onLoss: @escaping @Sendable (Int) -> Void = { _ in },
          onTermination: @escaping @Sendable () -> Void = {}) {
         self.capacity = max(1, capacity)
+        state = Mutex(State(buffer: BoundedBuffer(capacity: capacity, carrier: Self.carrier)))
         self.onLoss = onLoss
         self.onTermination = onTermination
     }
@@ -49,28 +69,17 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
     /// is nothing to wait for).
     @discardableResult
     func offer(_ value: Element) -> Bool {
-        var value = value
-        let (taker, room, dropped) = state.withLock { s -> (UnsafeContinuation<Void, Never>?, Bool, Bool) in
-            guard !s.ended, !s.terminated else { return (nil, true, false) }
-            var dropped = false
-            if s.overflowing && s.count >= capacity {
-                // The next oldest inherits the count (the new value, in a buffer of one).
-                let carried = s.queue[s.head].lostBefore + 1
-                s.head += 1
-                if s.count > 0 { s.queue[s.head].lostBefore += carried } else { value.lostBefore += carried }
-                dropped = true
-                if s.head >= capacity {
-                    s.queue.removeFirst(s.head)
-                    s.head = 0
-                }
+        let (taker, batch, room, dropped) = state.withLock { s -> (Taker?, [Element], Bool, Bool) in
+            switch s.buffer.push(value, whenFull: .pauseProducer) {
+            case .resume(let taker, let batch): (taker, batch, true, false)
+            case .queued(let hasRoom): (nil, [], hasRoom, false)
+            case .queuedDroppingOldest: (nil, [], true, true)
+            // Ended or consumer gone: nothing to wait for.
+            case .closed, .dropped, .refused: (nil, [], true, false)
             }
-            s.queue.append(value)
-            let taker = s.taker
-            s.taker = nil
-            return (taker, s.count < capacity || s.overflowing, dropped)
         }
         if dropped { onLoss(1) }
-        taker?.resume()
+        taker?.resume(returning: .batch(batch))
         return room
     }
 
@@ -84,7 +93,7 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
         }
         return await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
             let ready = state.withLock { s -> Bool in
-                if s.ended || s.terminated || s.overflowing || s.count < capacity { return true }
+                if s.buffer.producerMayGoOn { return true }
                 s.roomWaiter = (id, continuation)
                 return false
             }
@@ -103,7 +112,7 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
         let waiter = state.withLock { s -> UnsafeContinuation<Bool, Never>? in
             guard let w = s.roomWaiter, w.id == id else { return nil }
             s.roomWaiter = nil
-            s.overflowing = true
+            _ = s.buffer.stalled()
             return w.continuation
         }
         waiter?.resume(returning: false)
@@ -111,19 +120,21 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
 
     /// Ends the stream after what is queued: normally (nil) or with `error`.
     func finish(throwing error: AttuneError? = nil) {
-        let (taker, waiter) = state.withLock { s -> (UnsafeContinuation<Void, Never>?, UnsafeContinuation<Bool, Never>?) in
-            guard !s.ended else { return (nil, nil) }
-            s.ended = true
-            s.error = error
-            defer { s.taker = nil; s.roomWaiter = nil }
-            return (s.taker, s.roomWaiter?.continuation)
+        let (resumed, waiter) = state.withLock { s -> ((Taker, [Element])?, UnsafeContinuation<Bool, Never>?) in
+            guard s.buffer.isOpen else { return (nil, nil) }
+            return (s.buffer.finish(failure: error), s.takeRoomWaiter())
         }
-        taker?.resume()
+        if case let (taker, batch)? = resumed { taker.resume(returning: .batch(batch)) }
         waiter?.resume(returning: true)
     }
 
     /// Whether the consumer went away.
-    var isTerminated: Bool { state.withLock { $0.terminated } }
+    var isTerminated: Bool {
+        state.withLock { s in
+            if case .terminated = s.buffer.state { return true }
+            return false
+        }
+    }
 
     // MARK: Consumer
 
@@ -131,57 +142,60 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
     /// was drained. Throws the error the stream ended with.
     func take() async throws(AttuneError) -> [Element]? {
         while true {
-            let outcome = state.withLock { s -> (batch: [Element]?, done: Bool, error: AttuneError?, waiter: UnsafeContinuation<Bool, Never>?) in
-                if s.count > 0 {
-                    let batch = s.head == 0 ? s.queue : Array(s.queue[s.head...])
-                    s.queue = []
-                    s.head = 0
-                    s.queue.reserveCapacity(min(batch.count, capacity))
-                    s.overflowing = false
-                    defer { s.roomWaiter = nil }
-                    return (batch, false, nil, s.roomWaiter?.continuation)
-                }
-                guard s.ended else { return (nil, false, nil, nil) }
-                defer { s.error = nil }
-                return (nil, true, s.error, nil)
-            }
-            outcome.waiter?.resume(returning: true)
-            if let batch = outcome.batch { return batch }
-            if outcome.done {
-                if let error = outcome.error { throw error }
-                return nil
+            // Most takes find values waiting: no suspension for them.
+            let ready = state.withLock { s in Self.look(&s) }
+            if case let (delivery, waiter)? = ready {
+                waiter?.resume(returning: true)
+                if let values = try Self.values(delivery) { return values }
+                continue
             }
             // Like AsyncStream's, iteration ends when the consuming task is cancelled.
             if Task.isCancelled { return nil }
-            await withTaskCancellationHandler {
-                await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                    let ready = state.withLock { s -> Bool in
-                        if s.count > 0 || s.ended || Task.isCancelled { return true }
-                        s.taker = continuation
-                        return false
+            let delivery = await withTaskCancellationHandler {
+                await withUnsafeContinuation { (taker: Taker) in
+                    let ready = state.withLock { s -> (Delivery, UnsafeContinuation<Bool, Never>?)? in
+                        if let ready = Self.look(&s) { return ready }
+                        if Task.isCancelled { return (.end(nil), nil) }
+                        _ = s.buffer.take(orWait: taker)
+                        return nil
                     }
-                    if ready { continuation.resume() }
+                    if case let (delivery, waiter)? = ready {
+                        waiter?.resume(returning: true)
+                        taker.resume(returning: delivery)
+                    }
                 }
             } onCancel: {
-                let taker = state.withLock { s -> UnsafeContinuation<Void, Never>? in
-                    defer { s.taker = nil }
-                    return s.taker
-                }
-                taker?.resume()
+                state.withLock { $0.buffer.cancelWaiting() }?.resume(returning: .end(nil))
             }
+            if let values = try Self.values(delivery) { return values }
             if Task.isCancelled { return nil }
+        }
+    }
+
+    /// What is ready for the consumer without waiting (taking makes room: the waiting
+    /// producer is released); nil when nothing is.
+    private static func look(_ s: inout State) -> (Delivery, UnsafeContinuation<Bool, Never>?)? {
+        switch s.buffer.take(orWait: nil) {
+        case .elements(let batch): (.batch(batch), s.takeRoomWaiter())
+        case .end(let error): (.end(error), nil)
+        case .waiting: nil
+        }
+    }
+
+    /// The values to return; nil to look again (an empty wake-up); throws the end's error.
+    private static func values(_ delivery: Delivery) throws(AttuneError) -> [Element]?? {
+        switch delivery {
+        case .batch(let batch): return batch.isEmpty ? nil : .some(batch)
+        case .end(let error?): throw error
+        case .end(nil): return .some(nil)
         }
     }
 
     /// The consumer is gone: drop everything and release a waiting producer.
     func terminate() {
         let (first, waiter) = state.withLock { s -> (Bool, UnsafeContinuation<Bool, Never>?) in
-            guard !s.terminated else { return (false, nil) }
-            s.terminated = true
-            s.queue = []
-            s.head = 0
-            defer { s.roomWaiter = nil }
-            return (true, s.roomWaiter?.continuation)
+            guard s.buffer.terminate() else { return (false, nil) }
+            return (true, s.takeRoomWaiter())
         }
         waiter?.resume(returning: true)
         if first { onTermination() }

@@ -7,8 +7,14 @@ public struct Notification: Hashable, Sendable, LossReporting {
     public var isIndication: Bool
     /// When the batch that carried it was taken from the link.
     public var receivedAt: ContinuousClock.Instant
-    /// Values of this stream dropped immediately before this one because the consumer
-    /// did not keep up for longer than the stall limit; 0 when none were.
+    /// Values of this characteristic dropped immediately before this one; 0 when none
+    /// were. Two places drop: this stream, when the consumer did not keep up for longer
+    /// than the stall limit, and the userland host's per-link inbox, which never pauses
+    /// the adapter's one stream for one link (``PeripheralStatistics/pdusDropped``). A
+    /// transport drop is counted on the characteristic's next notification taken from the
+    /// link after the drop (a notification whose handle could not be read counts on the
+    /// link's next notification of any characteristic), so the sum of the values and
+    /// their `lostBefore` is exactly what the peer sent.
     public var lostBefore: Int
 
     public init(value: [UInt8], isIndication: Bool = false, receivedAt: ContinuousClock.Instant = .now,

@@ -51,7 +51,7 @@ public actor PeripheralManager {
     let requestContinuation: AsyncStream<ATTRequest>.Continuation
     let eventBroadcast = Broadcast<PeripheralManagerEvent>()
 
-    var timer = DeadlineTimer()
+    var timer = DeadlineTimer<Task<Void, Never>>()
     /// Storage reused by ``makeOutput()`` and ``updateValue(_:for:onSubscribedCentrals:)``.
     var spareOutput: GATTServerOutput?
     var spareTargets: (notify: [ConnectionID], indicate: [ConnectionID]) = ([], [])

@@ -395,7 +395,8 @@ public struct ConnectionScheduler: Sendable {
     }
 
     private mutating func backoffDelay(failures: Int) -> Duration {
-        configuration.backoff.delay(failures: failures, fraction: random.nextFraction())
+        // The first failure waits the initial delay: attempt 0.
+        configuration.backoff.delay(attempt: failures - 1, random: random.nextFraction())
     }
 
     /// The controller's "no room" and "busy" answers.

@@ -23,6 +23,10 @@ package protocol ATTLink: AnyObject, Sendable {
     /// owner did not take them in time (only a transport that must not pause for one
     /// link, the userland host, drops any); zero elsewhere.
     func takeDroppedCount() -> Int
+    /// The notifications and indications among those drops, by handle, since the last
+    /// call: the owner adds them to the next notification's `lostBefore`. Asked only when
+    /// ``takeDroppedCount()`` was not zero.
+    func takeDroppedNotifications() -> DroppedNotifications
     /// Queues one PDU; never blocks. Dropped once the link is closed.
     func send(_ pdu: [UInt8])
     /// Whether the transport has room for another PDU right now (socket buffer, ACL
@@ -53,4 +57,5 @@ package protocol ATTLink: AnyObject, Sendable {
 extension ATTLink {
     package var isEncrypted: Bool { false }
     package func takeDroppedCount() -> Int { 0 }
+    package func takeDroppedNotifications() -> DroppedNotifications { DroppedNotifications() }
 }

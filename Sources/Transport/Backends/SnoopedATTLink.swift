@@ -64,6 +64,7 @@ final class SnoopedATTLink: ATTLink {
     }
 
     func takeDroppedCount() -> Int { link.takeDroppedCount() }
+    func takeDroppedNotifications() -> DroppedNotifications { link.takeDroppedNotifications() }
     var canSend: Bool { link.canSend }
     var hasEnded: Bool { link.hasEnded }
     func sendReady() async { await link.sendReady() }

@@ -1,77 +1,60 @@
+import BluetoothCore
 import HCI
-import Synchronization
 
-/// The events of a ``UserlandHost``, in order: an `AsyncStream` that holds every event
-/// but advertising reports, which it bounds. A busy street reports faster than a slow
-/// consumer takes, and the radio cannot be paused, so past ``reportLimit`` reports
-/// waiting the newest are dropped and counted in the next one's
-/// `AdvertisingReport.lostBefore`: never lost silently, never grown without bound.
+/// The events of a ``UserlandHost``, in order, in one bounded buffer (BluetoothCore's
+/// ``BoundedBuffer``), with a loss policy per kind of event.
+///
+/// Advertising reports are the one event a busy street can flood, faster than a slow
+/// consumer takes, and the radio cannot be paused: once ``reportLimit`` events wait, a
+/// new report is dropped and counted, and the count travels in the next report let in,
+/// as `AdvertisingReport.lostBefore`: never lost silently, never grown without bound.
+/// Other events cannot be dropped (a lost disconnection would corrupt the application's
+/// state), so once ``eventLimit`` wait the host stops with
+/// ``HostError/transportClosed(_:)`` naming the cause: a consumer that stopped taking
+/// events fails loudly instead of letting a controller grow memory.
 public struct HostEvents: AsyncSequence, Sendable {
     public typealias Element = HostEvent
-    /// Advertising reports that may wait for the consumer at once.
+    /// Events that may wait before a new advertising report is dropped.
     public static let reportLimit = 1024
-    /// Other events that may wait at once. They cannot be dropped (a lost disconnection
-    /// would corrupt the application's state), so past this the host stops with
-    /// ``HostError/transportClosed(_:)`` naming the cause: a consumer that stopped
-    /// taking events fails loudly instead of letting a controller grow memory.
+    /// Events that may wait before the host stops.
     public static let eventLimit = 16_384
 
-    let base: AsyncStream<HostEvent>
-    let budget: ReportBudget
+    let buffer: Buffer
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncStream<HostEvent>.Iterator
-        let budget: ReportBudget
+        let buffer: Buffer
 
-        public mutating func next() async -> HostEvent? {
-            let event = await base.next()
-            if case .advertisingReport = event { budget.taken() } else if event != nil { budget.takenEvent() }
-            return event
-        }
+        public mutating func next() async -> HostEvent? { await buffer.events.next() }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), budget: budget)
-    }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(buffer: buffer) }
 
-    /// How many advertising reports wait in the stream, and how many were dropped since
-    /// the last one let in.
-    final class ReportBudget: Sendable {
-        private let counts = Mutex((waiting: 0, dropped: 0))
-        private let events = Mutex(0)
-
-        /// Room for one more event other than a report; false past ``HostEvents/eventLimit``.
-        func admitEvent() -> Bool {
-            events.withLock { waiting in
-                guard waiting < HostEvents.eventLimit else { return false }
-                waiting += 1
+    /// The host's end: it offers events and finishes the stream; the consumer takes one
+    /// at a time, so what waits stays within the limits.
+    final class Buffer: Sendable {
+        let events = AsyncBoundedBuffer<HostEvent>(capacity: HostEvents.eventLimit, carrier: LossCarrier(
+            carry: { event, lost in
+                guard case .advertisingReport(var report) = event else { return false }
+                report.lostBefore += lost
+                event = .advertisingReport(report)
                 return true
-            }
+            }, carried: { event in
+                if case .advertisingReport(let report) = event { return report.lostBefore }
+                return 0
+            }))
+
+        /// Queues a report, or drops and counts it when ``HostEvents/reportLimit`` events wait.
+        func offerReport(_ report: AdvertisingReport) {
+            events.push(.advertisingReport(report), limit: HostEvents.reportLimit, whenFull: .dropNewest)
         }
 
-        /// One queued event other than a report left the stream.
-        func takenEvent() {
-            events.withLock { $0 = Swift.max(0, $0 - 1) }
+        /// Queues an event other than a report; false, queueing nothing, when
+        /// ``HostEvents/eventLimit`` wait: the host must stop.
+        func offer(_ event: HostEvent) -> Bool {
+            events.push(event, limit: HostEvents.eventLimit, whenFull: .stop) != .refused
         }
 
-        /// The report to queue, carrying the drops before it; nil when it is dropped.
-        func admit(_ report: AdvertisingReport) -> AdvertisingReport? {
-            counts.withLock { counts in
-                guard counts.waiting < HostEvents.reportLimit else {
-                    counts.dropped += 1
-                    return nil
-                }
-                var admitted = report
-                admitted.lostBefore += counts.dropped
-                counts.dropped = 0
-                counts.waiting += 1
-                return admitted
-            }
-        }
-
-        /// One queued report left the stream (taken, or never to be taken).
-        func taken() {
-            counts.withLock { $0.waiting = Swift.max(0, $0.waiting - 1) }
-        }
+        /// Ends the stream once what waits has been taken.
+        func finish() { events.finish() }
     }
 }

@@ -1,5 +1,6 @@
 import ATT
 import HCI
+import Synchronization
 
 /// The ATT fixed channel (CID 0x0004) of one connection of a ``UserlandHost``: whole PDUs
 /// in both directions, for a GATT client or server engine to own.
@@ -38,6 +39,9 @@ public final class UserlandATTChannel: Sendable {
     public let connection: ConnectionInfo
     /// Received PDUs, then one closing event, taken in batches by exactly one owner.
     public let inbox: LinkInbox<Event>
+    /// The notifications and indications among the PDUs the inbox dropped, by handle;
+    /// touched only when one is dropped.
+    private let droppedNotifications = Mutex(DroppedNotifications())
     private let host: UserlandHost
 
     init(connection: ConnectionInfo, host: UserlandHost) {
@@ -55,12 +59,24 @@ public final class UserlandATTChannel: Sendable {
         // Notifications (0x1B, 0x23) and commands (bit 6) are unacknowledged: ATT lets a
         // peer send them without limit, and lets us lose them.
         let unacknowledged = pdu.first.map { $0 == 0x1B || $0 == 0x23 || $0 & 0x40 != 0 } ?? true
-        inbox.pushOrCount(.received(pdu), limit: unacknowledged ? Self.inboxCapacity : Self.inboxLimit)
+        guard !inbox.pushOrCount(.received(pdu), limit: unacknowledged ? Self.inboxCapacity : Self.inboxLimit) else {
+            return
+        }
+        droppedNotifications.withLock { $0.count(pdu) }
     }
 
     /// How many PDUs from the peer were dropped since the last call, because the inbox
     /// was full.
     public func takeDroppedCount() -> Int { inbox.takeLostCount() }
+
+    /// The notifications and indications among the dropped PDUs, by the handle they
+    /// carried, since the last call.
+    package func takeDroppedNotifications() -> DroppedNotifications {
+        droppedNotifications.withLock { dropped in
+            defer { dropped = DroppedNotifications() }
+            return dropped
+        }
+    }
 
     /// The same events one at a time, for tools and tests that drive an engine by hand.
     public var events: Events { Events(channel: self) }

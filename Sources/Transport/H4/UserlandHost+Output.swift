@@ -84,12 +84,11 @@ extension UserlandHost {
                 }
             }
             guard routeToOwner(event, &state) else { continue }
-            guard reportBudget.admitEvent() else {
+            guard eventSink.offer(event) else {
                 // Once: the stop's own events are refused like this one.
                 if state.stopped == nil && state.out.closeError == nil { round.overflowed = true }
                 continue
             }
-            if case .terminated = eventSink.yield(event) { reportBudget.takenEvent() }
         }
     }
 
@@ -114,8 +113,7 @@ extension UserlandHost {
             state.channels.end(handle, .ended(error))
         case .advertisingReport(let report):
             // Reports are the one event a busy street can flood: bounded, drops counted.
-            guard let admitted = reportBudget.admit(report) else { return false }
-            if case .terminated = eventSink.yield(.advertisingReport(admitted)) { reportBudget.taken() }
+            eventSink.offerReport(report)
             return false
         default:
             break

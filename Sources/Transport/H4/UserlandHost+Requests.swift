@@ -50,8 +50,7 @@ extension UserlandHost {
 
     private func timerFired() {
         state.withLock { state in
-            state.timer = nil
-            state.armedDeadline = nil
+            state.timer.fired()
             guard state.stopped == nil else { return }
             let now = Self.now()
             state.host.tick(at: now, into: &state.out)
@@ -65,9 +64,9 @@ extension UserlandHost {
     /// Arms a loop timer for `deadline` unless one fires no later. A timer that fires
     /// early for a deadline that moved (a command answered) costs one empty tick.
     func arm(_ deadline: MonotonicTime, _ state: inout State) {
-        if let armed = state.armedDeadline, armed <= deadline { return }
-        if let timer = state.timer { loop.cancel(timer) }
-        state.armedDeadline = deadline
-        state.timer = loop.schedule(after: deadline.duration(since: Self.now())) { [weak self] in self?.timerFired() }
+        let replaced = state.timer.arm(deadline) { deadline in
+            loop.schedule(after: deadline.duration(since: Self.now())) { [weak self] in self?.timerFired() }
+        }
+        if let replaced { loop.cancel(replaced) }
     }
 }

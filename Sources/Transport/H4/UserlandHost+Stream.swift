@@ -126,8 +126,7 @@ extension UserlandHost {
         guard !state.stream.isClosed else { return }
         if let watch = state.stream.watch { loop.unwatch(watch) }
         state.stream.registration = .closed
-        if let timer = state.timer { loop.cancel(timer) }
-        state.timer = nil
+        if let timer = state.timer.disarm() { loop.cancel(timer) }
         state.stream.outbox.removeAll()
         stream.close()
         recorder?.finish()
@@ -143,11 +142,12 @@ extension UserlandHost {
             finalize(&state)
             return
         }
-        if let timer = state.timer { loop.cancel(timer) }
-        state.armedDeadline = nil
-        state.timer = loop.schedule(after: Self.drainTimeout) { [weak self] in
-            guard let self else { return }
-            self.state.withLock { state in self.finalize(&state) }
+        if let timer = state.timer.disarm() { loop.cancel(timer) }
+        state.timer.arm(Self.now() + Self.drainTimeout) { _ in
+            loop.schedule(after: Self.drainTimeout) { [weak self] in
+                guard let self else { return }
+                self.state.withLock { state in self.finalize(&state) }
+            }
         }
     }
 }

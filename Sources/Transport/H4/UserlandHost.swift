@@ -30,8 +30,8 @@ import Synchronization
 /// carrying out of what the host produced (`+Output`).
 public final class UserlandHost: Sendable {
     /// Events from the host, in order. Finishes when the host stops. Advertising reports
-    /// are bounded (see ``HostEvents``); every other event is kept.
-    public var events: HostEvents { HostEvents(base: eventStream, budget: reportBudget) }
+    /// are bounded (see ``HostEvents``); past a larger bound on the others the host stops.
+    public var events: HostEvents { HostEvents(buffer: eventSink) }
     public let endpoint: H4Endpoint
 
     /// The most bytes one turn reads from a byte stream.
@@ -58,8 +58,7 @@ public final class UserlandHost: Sendable {
         var requests = HostRequestWaiters()
         var stream = HostStreamState()
         /// The deadline a loop timer is armed for, and that timer.
-        var armedDeadline: MonotonicTime?
-        var timer: KernelEventLoop.Timer?
+        var timer = DeadlineTimer<KernelEventLoop.Timer>()
         /// Per-connection ATT channels, when ATT is routed to them.
         var channels = UserlandChannels()
         /// The links' Security Managers, when the configuration enables pairing.
@@ -69,9 +68,7 @@ public final class UserlandHost: Sendable {
     let stream: H4Stream
     let loop: KernelEventLoop
     let recorder: (any H4PacketRecorder)?
-    private let eventStream: AsyncStream<HostEvent>
-    let eventSink: AsyncStream<HostEvent>.Continuation
-    let reportBudget = HostEvents.ReportBudget()
+    let eventSink = HostEvents.Buffer()
     let state: Mutex<State>
     /// One turn's read buffer; only touched under the state lock.
     nonisolated(unsafe) let readBuffer: UnsafeMutableRawBufferPointer
@@ -115,7 +112,6 @@ public final class UserlandHost: Sendable {
         }
         self.loop = chosen
         self.recorder = recorder
-        (eventStream, eventSink) = AsyncStream.makeStream(of: HostEvent.self, bufferingPolicy: .unbounded)
         state = Mutex(State(host: HCIHost(configuration: configuration),
                             security: UserlandSecurity(configuration: security,
                                                        prompts: UserlandPairingPrompts(passkey: passkey, agent: agent),

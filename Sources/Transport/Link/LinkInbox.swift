@@ -1,3 +1,4 @@
+import BluetoothCore
 import Dispatch
 import Synchronization
 
@@ -22,30 +23,64 @@ import Synchronization
 /// adapter from one stream) uses ``pushOrCount(_:limit:)`` instead: past its limit an
 /// element is dropped and counted, and the owner takes the count with
 /// ``takeLostCount()``.
+///
+/// The queue itself is BluetoothCore's ``BoundedBuffer`` (pausing the producer, or
+/// dropping the newest for ``pushOrCount(_:limit:)``); this class adds the lock and the
+/// three ways a reader waits for room.
 public final class LinkInbox<Element: Sendable>: Sendable {
+    /// The owner's wake-up: resumed with the next batch.
+    public typealias Taker = UnsafeContinuation<[Element], Never>
+
     // Inlinable, so the generic code is specialized in the module that owns the link
     // (no runtime metadata look-ups on the per-PDU path).
     @usableFromInline
     struct State {
-        @usableFromInline var queue: [Element] = []
-        @usableFromInline var finished = false
-        @usableFromInline var taker: UnsafeContinuation<[Element], Never>?
+        @usableFromInline var buffer: BoundedBuffer<Element, Taker, Never>
         @usableFromInline var roomWaiters: [UnsafeContinuation<Void, Never>] = []
         @usableFromInline var threadWaiter: DispatchSemaphore?
         /// Run once when room appears, for a reader on an event loop.
         @usableFromInline var roomCallback: (@Sendable () -> Void)?
-        /// Elements ``pushOrCount(_:limit:)`` dropped and nobody took the count of yet.
-        @usableFromInline var lost = 0
-        @usableFromInline init() {}
+
+        @usableFromInline init(capacity: Int) { buffer = BoundedBuffer(capacity: capacity) }
+
+        /// Every reader that waits for room, taken out to be released outside the lock.
+        @inlinable
+        mutating func takeRoomWaiters() -> RoomWaiters {
+            defer { roomWaiters = []; threadWaiter = nil; roomCallback = nil }
+            return RoomWaiters(tasks: roomWaiters, thread: threadWaiter, callback: roomCallback)
+        }
+    }
+
+    @usableFromInline
+    struct RoomWaiters {
+        @usableFromInline var tasks: [UnsafeContinuation<Void, Never>]
+        @usableFromInline var thread: DispatchSemaphore?
+        @usableFromInline var callback: (@Sendable () -> Void)?
+
+        @inlinable init(tasks: [UnsafeContinuation<Void, Never>], thread: DispatchSemaphore?,
+                        callback: (@Sendable () -> Void)?) {
+            self.tasks = tasks
+            self.thread = thread
+            self.callback = callback
+        }
+
+        @inlinable static var none: RoomWaiters { RoomWaiters(tasks: [], thread: nil, callback: nil) }
+
+        @inlinable func release() {
+            for w in tasks { w.resume() }
+            thread?.signal()
+            callback?()
+        }
     }
 
     /// How many elements may wait before the reader must pause.
     public let capacity: Int
-    @usableFromInline let state = Mutex(State())
+    @usableFromInline let state: Mutex<State>
 
     public init(capacity: Int) {
         precondition(capacity > 0, "a link inbox needs room for at least one element")
         self.capacity = capacity
+        state = Mutex(State(capacity: capacity))
     }
 
     /// Queues one element. Returns whether there is still room, that is whether the
@@ -53,14 +88,13 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     /// false: the link is gone, and its owner has seen the last element.
     @discardableResult @inlinable
     public func push(_ element: Element) -> Bool {
-        let (taker, batch, room) = state.withLock { s -> (UnsafeContinuation<[Element], Never>?, [Element], Bool) in
-            guard !s.finished else { return (nil, [], false) }
-            if let taker = s.taker {
-                s.taker = nil
-                return (taker, [element], true)
+        let (taker, batch, room) = state.withLock { s -> (Taker?, [Element], Bool) in
+            switch s.buffer.push(element, whenFull: .pauseProducer) {
+            case .resume(let taker, let batch): (taker, batch, true)
+            case .queued(let hasRoom): (nil, [], hasRoom)
+            case .queuedDroppingOldest, .dropped, .refused: (nil, [], true)  // never: the inbox does not stall
+            case .closed: (nil, [], false)
             }
-            s.queue.append(element)
-            return (nil, [], s.queue.count < capacity)
         }
         taker?.resume(returning: batch)
         return room
@@ -72,95 +106,64 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     /// one stream): the bound holds without back-pressure, and nothing is lost silently.
     @discardableResult
     public func pushOrCount(_ element: Element, limit: Int) -> Bool {
-        let (taker, queued) = state.withLock { s -> (UnsafeContinuation<[Element], Never>?, Bool) in
-            guard !s.finished else { return (nil, false) }
-            if let taker = s.taker {
-                s.taker = nil
-                return (taker, true)
+        let (taker, batch, queued) = state.withLock { s -> (Taker?, [Element], Bool) in
+            switch s.buffer.push(element, limit: limit, whenFull: .dropNewest) {
+            case .resume(let taker, let batch): (taker, batch, true)
+            case .queued, .queuedDroppingOldest: (nil, [], true)
+            case .dropped, .refused, .closed: (nil, [], false)
             }
-            guard s.queue.count < limit else {
-                s.lost += 1
-                return (nil, false)
-            }
-            s.queue.append(element)
-            return (nil, true)
         }
-        taker?.resume(returning: [element])
+        taker?.resume(returning: batch)
         return queued
     }
 
     /// How many elements ``pushOrCount(_:limit:)`` dropped since the last call.
     public func takeLostCount() -> Int {
-        state.withLock { s in
-            defer { s.lost = 0 }
-            return s.lost
-        }
+        state.withLock { $0.buffer.takeLost() }
     }
 
     /// Queues the last element (the link's end) and closes the inbox: later pushes are
     /// discarded, and ``take()`` returns an empty batch once this one was taken.
     public func finish(_ last: Element) {
-        let (taker, waiters, thread, callback) = state.withLock { s -> (UnsafeContinuation<[Element], Never>?, [UnsafeContinuation<Void, Never>], DispatchSemaphore?, (@Sendable () -> Void)?) in
-            guard !s.finished else { return (nil, [], nil, nil) }
-            s.finished = true
-            s.queue.append(last)
-            var taker: UnsafeContinuation<[Element], Never>?
-            if let t = s.taker {
-                s.taker = nil
-                taker = t
-            }
-            defer { s.roomWaiters = []; s.threadWaiter = nil; s.roomCallback = nil }
-            return (taker, s.roomWaiters, s.threadWaiter, s.roomCallback)
+        let (resumed, waiters) = state.withLock { s -> ((Taker, [Element])?, RoomWaiters) in
+            guard s.buffer.isOpen else { return (nil, .none) }
+            return (s.buffer.finish(last: last), s.takeRoomWaiters())
         }
-        if let taker { taker.resume(returning: takeAll()) }
-        for w in waiters { w.resume() }
-        thread?.signal()
-        callback?()
-    }
-
-    private func takeAll() -> [Element] {
-        state.withLock { s in
-            defer { s.queue = [] }
-            return s.queue
-        }
+        if case let (taker, batch)? = resumed { taker.resume(returning: batch) }
+        waiters.release()
     }
 
     /// Everything queued, oldest first, waiting until there is at least one element.
     /// Empty only once the inbox is finished and drained. For exactly one owner.
     @inlinable
     nonisolated(nonsending) public func take() async -> [Element] {
-        await withUnsafeContinuation { (taker: UnsafeContinuation<[Element], Never>) in
-            let (batch, waiters, thread, callback) = state.withLock { s -> ([Element]?, [UnsafeContinuation<Void, Never>], DispatchSemaphore?, (@Sendable () -> Void)?) in
-                if s.queue.isEmpty && !s.finished {
-                    s.taker = taker
-                    // An empty queue is room: release a reader that waited for it.
-                    defer { s.roomWaiters = []; s.threadWaiter = nil; s.roomCallback = nil }
-                    return (nil, s.roomWaiters, s.threadWaiter, s.roomCallback)
+        await withUnsafeContinuation { (taker: Taker) in
+            let (batch, waiters) = state.withLock { s -> ([Element]?, RoomWaiters) in
+                // Taking makes room (a waiting owner means an empty queue): release a
+                // reader that waited for it.
+                switch s.buffer.take(orWait: taker) {
+                case .elements(let batch): (batch, s.takeRoomWaiters())
+                case .waiting: (nil, s.takeRoomWaiters())
+                case .end: ([], s.takeRoomWaiters())
                 }
-                let batch = s.queue
-                s.queue = []
-                defer { s.roomWaiters = []; s.threadWaiter = nil; s.roomCallback = nil }
-                return (batch, s.roomWaiters, s.threadWaiter, s.roomCallback)
             }
-            for w in waiters { w.resume() }
-            thread?.signal()
-            callback?()
+            waiters.release()
             if let batch { taker.resume(returning: batch) }
         }
     }
 
     /// Whether the reader may read on.
     @inlinable
-    public var hasRoom: Bool { state.withLock { !$0.finished && $0.queue.count < capacity } }
+    public var hasRoom: Bool { state.withLock { $0.buffer.isOpen && $0.buffer.count < capacity } }
 
     /// The number of elements waiting.
-    public var count: Int { state.withLock { $0.queue.count } }
+    public var count: Int { state.withLock { $0.buffer.count } }
 
     /// Returns once there is room again, or the inbox is finished.
     nonisolated(nonsending) public func waitForRoom() async {
         await withUnsafeContinuation { (waiter: UnsafeContinuation<Void, Never>) in
             let ready = state.withLock { s -> Bool in
-                if s.finished || s.queue.count < capacity { return true }
+                if s.buffer.producerMayGoOn { return true }
                 s.roomWaiters.append(waiter)
                 return false
             }
@@ -176,7 +179,7 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     /// when `body` runs.
     public func onRoom(_ body: @escaping @Sendable () -> Void) -> Bool {
         state.withLock { s -> Bool in
-            if s.finished || s.queue.count < capacity { return false }
+            if s.buffer.producerMayGoOn { return false }
             s.roomCallback = body
             return true
         }
@@ -188,7 +191,7 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     public func waitForRoom(timeout: DispatchTime) -> Bool {
         let semaphore = DispatchSemaphore(value: 0)
         let ready = state.withLock { s -> Bool in
-            if s.finished || s.queue.count < capacity { return true }
+            if s.buffer.producerMayGoOn { return true }
             s.threadWaiter = semaphore
             return false
         }
@@ -196,7 +199,7 @@ public final class LinkInbox<Element: Sendable>: Sendable {
         _ = semaphore.wait(timeout: timeout)
         return state.withLock { s in
             if s.threadWaiter === semaphore { s.threadWaiter = nil }
-            return s.finished || s.queue.count < capacity
+            return s.buffer.producerMayGoOn
         }
     }
 }

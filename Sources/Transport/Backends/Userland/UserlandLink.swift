@@ -36,6 +36,7 @@ final class UserlandLink: ATTLink {
     }
 
     func takeDroppedCount() -> Int { channel.takeDroppedCount() }
+    func takeDroppedNotifications() -> DroppedNotifications { channel.takeDroppedNotifications() }
 
     func send(_ pdu: [UInt8]) { channel.send(pdu) }
     var canSend: Bool { channel.canSend }
