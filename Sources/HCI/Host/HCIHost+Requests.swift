@@ -86,8 +86,8 @@ extension HCIHost {
                 complete(id, .failure(.invalidRequest("L2CAP payload of \(payload.count) bytes exceeds 65535")))
                 return
             }
-            let frame = L2CAPFragmenter.basicFrame(channel: channel, payload: payload)
-            let packets = L2CAPFragmenter.fragments(handle: handle, frame: frame, maximumFragmentLength: acl.packetLength)
+            let packets = L2CAPFragmenter.fragments(handle: handle, channel: channel, payload: payload[...],
+                                                    maximumFragmentLength: acl.packetLength)
             guard acl.queuedCount(on: handle) + packets.count <= configuration.maximumQueuedACLPackets else {
                 complete(id, .failure(.busy("connection 0x\(String(handle, radix: 16)) has \(acl.queuedCount(on: handle)) ACL packets waiting for controller buffers")))
                 return
