@@ -5,7 +5,7 @@
 /// server switches over this type instead of ``ATTPDU`` to serve every PDU a client can
 /// send without a `default:` arm; a response that reached the server is not a value of
 /// this type at all.
-public enum ATTClientPDU: Hashable, Sendable, CustomStringConvertible {
+public enum ATTClientPDU: ATTDirectedPDU {
     case exchangeMTURequest(ExchangeMTURequest)
     case findInformationRequest(FindInformationRequest)
     case findByTypeValueRequest(FindByTypeValueRequest)
@@ -22,39 +22,13 @@ public enum ATTClientPDU: Hashable, Sendable, CustomStringConvertible {
     case signedWriteCommand(SignedWriteCommand)
     case handleValueConfirmation(HandleValueConfirmation)
 
-    /// The PDU, when a client sends it; nil for what only a server sends.
+    /// The PDU in `direction`, when a client sent it.
     @inlinable
-    public init?(_ pdu: ATTPDU) {
-        guard case .clientToServer(let p) = pdu.direction else { return nil }
-        self = p
-    }
-
-    /// Decodes one complete PDU that a client sends. A PDU only a server sends is
-    /// rejected as ``ATTDecodingError/Reason/unknownOpcode``: it is none a server knows.
-    @inlinable
-    public static func decode(_ bytes: ArraySlice<UInt8>) throws(ATTDecodingError) -> ATTClientPDU {
-        switch try ATTPDU.decode(bytes).direction {
-        case .clientToServer(let p): return p
-        case .serverToClient: throw ATTDecodingError(.unknownOpcode, offset: 0, opcode: bytes.first)
-        }
-    }
-
-    /// Decodes one complete PDU that a client sends, from an array.
-    @inlinable
-    public static func decode(_ bytes: [UInt8]) throws(ATTDecodingError) -> ATTClientPDU { try decode(bytes[...]) }
+    public static func narrowed(_ direction: ATTPDUDirection) -> ATTClientPDU? { direction.client }
 
     /// The same PDU as an ``ATTPDU``, for code that treats both directions alike.
-    public var pdu: ATTPDU { ATTPDU(self) }
-
-    public var opcode: ATTOpcode { pdu.opcode }
-
-    /// Appends the whole PDU to `buffer`; fails rather than exceed `mtu`.
     @inlinable
-    public func encode(into buffer: inout [UInt8], mtu: Int = Int.max) throws(ATTEncodingError) {
-        try ATTPDU(self).encode(into: &buffer, mtu: mtu)
-    }
-
-    public var description: String { pdu.description }
+    public var pdu: ATTPDU { ATTPDU(self) }
 }
 
 extension ATTPDU {

@@ -3,6 +3,9 @@
 /// ``decode(_:)`` validates strictly (exact lengths, consistent list lengths, the Find
 /// Information format byte, no zero handles where the spec forbids them) and never traps.
 /// Payloads are slices of the input.
+///
+/// This flat type is for encoding and presentation (dissectors, captures, replay). A
+/// received PDU reaches its engine as an ``ATTReceivedPDU`` instead, typed by direction.
 public enum ATTPDU: Hashable, Sendable, CustomStringConvertible {
     case errorResponse(ErrorResponse)
     case exchangeMTURequest(ExchangeMTURequest)
@@ -36,49 +39,14 @@ public enum ATTPDU: Hashable, Sendable, CustomStringConvertible {
     case writeCommand(WriteCommand)
     case signedWriteCommand(SignedWriteCommand)
 
-    /// Decodes one complete PDU.
+    /// Decodes one complete PDU. The decoding is ``ATTReceivedPDU``'s, the one every
+    /// received PDU takes; this only widens its result for tools and presentation.
     @inlinable
     public static func decode(_ bytes: ArraySlice<UInt8>) throws(ATTDecodingError) -> ATTPDU {
-        guard let first = bytes.first else { throw ATTDecodingError(.empty, offset: 0) }
-        var reader = ByteReader(bytes, opcode: first)
-        _ = try reader.readUInt8("opcode")
-        let pdu: ATTPDU
-        switch first {
-        case 0x01: pdu = .errorResponse(try ErrorResponse(parameters: &reader))
-        case 0x02: pdu = .exchangeMTURequest(try ExchangeMTURequest(parameters: &reader))
-        case 0x03: pdu = .exchangeMTUResponse(try ExchangeMTUResponse(parameters: &reader))
-        case 0x04: pdu = .findInformationRequest(try FindInformationRequest(parameters: &reader))
-        case 0x05: pdu = .findInformationResponse(try FindInformationResponse(parameters: &reader))
-        case 0x06: pdu = .findByTypeValueRequest(try FindByTypeValueRequest(parameters: &reader))
-        case 0x07: pdu = .findByTypeValueResponse(try FindByTypeValueResponse(parameters: &reader))
-        case 0x08: pdu = .readByTypeRequest(try ReadByTypeRequest(parameters: &reader))
-        case 0x09: pdu = .readByTypeResponse(try ReadByTypeResponse(parameters: &reader))
-        case 0x0A: pdu = .readRequest(try ReadRequest(parameters: &reader))
-        case 0x0B: pdu = .readResponse(try ReadResponse(parameters: &reader))
-        case 0x0C: pdu = .readBlobRequest(try ReadBlobRequest(parameters: &reader))
-        case 0x0D: pdu = .readBlobResponse(try ReadBlobResponse(parameters: &reader))
-        case 0x0E: pdu = .readMultipleRequest(try ReadMultipleRequest(parameters: &reader))
-        case 0x0F: pdu = .readMultipleResponse(try ReadMultipleResponse(parameters: &reader))
-        case 0x10: pdu = .readByGroupTypeRequest(try ReadByGroupTypeRequest(parameters: &reader))
-        case 0x11: pdu = .readByGroupTypeResponse(try ReadByGroupTypeResponse(parameters: &reader))
-        case 0x12: pdu = .writeRequest(try WriteRequest(parameters: &reader))
-        case 0x13: pdu = .writeResponse(try WriteResponse(parameters: &reader))
-        case 0x16: pdu = .prepareWriteRequest(try PrepareWriteRequest(parameters: &reader))
-        case 0x17: pdu = .prepareWriteResponse(try PrepareWriteResponse(parameters: &reader))
-        case 0x18: pdu = .executeWriteRequest(try ExecuteWriteRequest(parameters: &reader))
-        case 0x19: pdu = .executeWriteResponse(try ExecuteWriteResponse(parameters: &reader))
-        case 0x1B: pdu = .handleValueNotification(try HandleValueNotification(parameters: &reader))
-        case 0x1D: pdu = .handleValueIndication(try HandleValueIndication(parameters: &reader))
-        case 0x1E: pdu = .handleValueConfirmation(try HandleValueConfirmation(parameters: &reader))
-        case 0x20: pdu = .readMultipleVariableRequest(try ReadMultipleVariableRequest(parameters: &reader))
-        case 0x21: pdu = .readMultipleVariableResponse(try ReadMultipleVariableResponse(parameters: &reader))
-        case 0x23: pdu = .multipleHandleValueNotification(try MultipleHandleValueNotification(parameters: &reader))
-        case 0x52: pdu = .writeCommand(try WriteCommand(parameters: &reader))
-        case 0xD2: pdu = .signedWriteCommand(try SignedWriteCommand(parameters: &reader))
-        default: throw ATTDecodingError(.unknownOpcode, offset: 0, opcode: first)
+        switch try ATTReceivedPDU(decoding: bytes).decoded() {
+        case .clientToServer(let p): ATTPDU(p)
+        case .serverToClient(let p): ATTPDU(p)
         }
-        try reader.expectEnd()
-        return pdu
     }
 
     /// Decodes one complete PDU from an array.

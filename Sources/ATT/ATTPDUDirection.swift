@@ -2,12 +2,21 @@
 ///
 /// ATT fixes the direction of every PDU (Vol 3 Part F §3.3): a client sends requests,
 /// commands and confirmations; a server sends responses, notifications and indications.
-/// ``ATTPDU/direction`` sorts any decoded PDU into one of the two.
+/// ``ATTReceivedPDU/decoded()`` gives it for a received PDU; ``ATTPDU/direction`` sorts
+/// a PDU built in code.
 public enum ATTPDUDirection: Hashable, Sendable {
     /// A client sent it; a server receives it.
     case clientToServer(ATTClientPDU)
     /// A server sent it; a client receives it.
     case serverToClient(ATTServerPDU)
+
+    /// The PDU, when a client sent it.
+    @inlinable
+    public var client: ATTClientPDU? { if case .clientToServer(let p) = self { p } else { nil } }
+
+    /// The PDU, when a server sent it.
+    @inlinable
+    public var server: ATTServerPDU? { if case .serverToClient(let p) = self { p } else { nil } }
 }
 
 extension ATTPDU {

@@ -6,7 +6,7 @@
 /// client switches over this type instead of ``ATTPDU`` to handle every PDU a server can
 /// send without a `default:` arm; a request that reached the client is not a value of
 /// this type at all.
-public enum ATTServerPDU: Hashable, Sendable, CustomStringConvertible {
+public enum ATTServerPDU: ATTDirectedPDU {
     case errorResponse(ErrorResponse)
     case exchangeMTUResponse(ExchangeMTUResponse)
     case findInformationResponse(FindInformationResponse)
@@ -24,39 +24,13 @@ public enum ATTServerPDU: Hashable, Sendable, CustomStringConvertible {
     case handleValueIndication(HandleValueIndication)
     case multipleHandleValueNotification(MultipleHandleValueNotification)
 
-    /// The PDU, when a server sends it; nil for what only a client sends.
+    /// The PDU in `direction`, when a server sent it.
     @inlinable
-    public init?(_ pdu: ATTPDU) {
-        guard case .serverToClient(let p) = pdu.direction else { return nil }
-        self = p
-    }
-
-    /// Decodes one complete PDU that a server sends. A PDU only a client sends is
-    /// rejected as ``ATTDecodingError/Reason/unknownOpcode``: it is none a client knows.
-    @inlinable
-    public static func decode(_ bytes: ArraySlice<UInt8>) throws(ATTDecodingError) -> ATTServerPDU {
-        switch try ATTPDU.decode(bytes).direction {
-        case .serverToClient(let p): return p
-        case .clientToServer: throw ATTDecodingError(.unknownOpcode, offset: 0, opcode: bytes.first)
-        }
-    }
-
-    /// Decodes one complete PDU that a server sends, from an array.
-    @inlinable
-    public static func decode(_ bytes: [UInt8]) throws(ATTDecodingError) -> ATTServerPDU { try decode(bytes[...]) }
+    public static func narrowed(_ direction: ATTPDUDirection) -> ATTServerPDU? { direction.server }
 
     /// The same PDU as an ``ATTPDU``, for code that treats both directions alike.
-    public var pdu: ATTPDU { ATTPDU(self) }
-
-    public var opcode: ATTOpcode { pdu.opcode }
-
-    /// Appends the whole PDU to `buffer`; fails rather than exceed `mtu`.
     @inlinable
-    public func encode(into buffer: inout [UInt8], mtu: Int = Int.max) throws(ATTEncodingError) {
-        try ATTPDU(self).encode(into: &buffer, mtu: mtu)
-    }
-
-    public var description: String { pdu.description }
+    public var pdu: ATTPDU { ATTPDU(self) }
 }
 
 extension ATTPDU {

@@ -74,64 +74,64 @@ public struct ATTBearer: Sendable {
     public mutating func receive(_ bytes: ArraySlice<UInt8>, at now: MonotonicTime,
                                  into reply: inout [UInt8]) -> ATTBearerEvent {
         guard closeReason == nil else { return .dropped }
-        guard let first = bytes.first else { return .handled(ATTDecodingError(.empty, offset: 0)) }
-        let opcode = ATTOpcode(first)
-        let kind = opcode.kind
+        // The one branch on the opcode: the decode gives the role matched here and the
+        // typed PDU handed on. Sequencing is checked before the decode's outcome is
+        // looked at, so a malformed PDU breaks the protocol as a well-formed one would.
+        switch ATTReceivedPDU(decoding: bytes) {
+        case .empty:
+            return .handled(ATTDecodingError(.empty, offset: 0))
 
-        switch kind {
-        case .request, .unknown:
+        case .unknown(let opcode):
             // An unknown opcode without the command bit is treated as a request: it is
             // answered, so it takes part in request sequencing too.
-            if kind == .unknown && opcode.isCommand { return .handled(nil) }
+            if opcode.isCommand { return .handled(nil) }
             if pendingPeerRequest != nil { return close(.requestWhileRequestPending(opcode)) }
-            if kind == .unknown {
-                appendError(opcode, .requestNotSupported, to: &reply)
-                return .handled(ATTDecodingError(.unknownOpcode, offset: 0, opcode: first))
-            }
-            let pdu: ATTClientPDU
-            do {
-                pdu = try ATTClientPDU.decode(bytes)
-            } catch {
+            appendError(opcode, .requestNotSupported, to: &reply)
+            return .handled(ATTDecodingError(.unknownOpcode, offset: 0, opcode: opcode.rawValue))
+
+        case .request(let opcode, let decoded):
+            if pendingPeerRequest != nil { return close(.requestWhileRequestPending(opcode)) }
+            switch decoded {
+            case .failure(let error):
                 appendError(opcode, .invalidPDU, to: &reply)
                 return .handled(error)
+            case .success(let pdu):
+                pendingPeerRequest = opcode
+                if case .exchangeMTURequest(let request) = pdu { peerClientRxMTU = request.clientRxMTU }
+                return .request(pdu)
             }
-            pendingPeerRequest = opcode
-            if case .exchangeMTURequest(let request) = pdu { peerClientRxMTU = request.clientRxMTU }
-            return .request(pdu)
 
-        case .command:
-            guard let pdu = try? ATTClientPDU.decode(bytes) else { return .handled(nil) }
+        case .command(let decoded):
+            guard case .success(let pdu) = decoded else { return .handled(nil) }
             return .command(pdu)
 
-        case .response:
+        case .response(let opcode, let decoded):
             guard let ours = outstandingRequest else { return close(.unexpectedResponse(opcode)) }
             guard opcode == .errorResponse || ours.responseOpcode == opcode else {
                 return close(.unexpectedResponse(opcode))
             }
             outstandingRequest = nil
             requestDeadline = nil
-            let pdu: ATTServerPDU
-            do {
-                pdu = try ATTServerPDU.decode(bytes)
-            } catch {
+            switch decoded {
+            case .failure(let error):
                 return .malformedResponse(error, request: ours)
+            case .success(let pdu):
+                if case .exchangeMTUResponse(let response) = pdu {
+                    mtu = Self.negotiated(client: rxMTU, server: response.serverRxMTU)
+                }
+                return .response(pdu, request: ours)
             }
-            if case .exchangeMTUResponse(let response) = pdu {
-                mtu = Self.negotiated(client: rxMTU, server: response.serverRxMTU)
-            }
-            return .response(pdu, request: ours)
 
-        case .notification:
-            guard let pdu = try? ATTServerPDU.decode(bytes) else { return .handled(nil) }
+        case .notification(let decoded):
+            guard case .success(let pdu) = decoded else { return .handled(nil) }
             return .notification(pdu)
 
-        case .indication:
+        case .indication(let decoded):
             // Confirm first, whatever the payload: a peer must never stall on us.
             reply.append(ATTOpcode.handleValueConfirmation.rawValue)
-            do {
-                return .indication(try HandleValueIndication(decoding: bytes))
-            } catch {
-                return .handled(error)
+            switch decoded {
+            case .success(let indication): return .indication(indication)
+            case .failure(let error): return .handled(error)
             }
 
         case .confirmation:

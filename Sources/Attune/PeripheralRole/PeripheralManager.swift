@@ -54,7 +54,7 @@ public actor PeripheralManager {
     var timer = DeadlineTimer<Task<Void, Never>>()
     /// Storage reused by ``makeOutput()`` and ``updateValue(_:for:onSubscribedCentrals:)``.
     var spareOutput: GATTServerOutput?
-    var spareTargets: (notify: [ConnectionID], indicate: [ConnectionID]) = ([], [])
+    var spareSubscribers: [GATTSubscriber] = []
     /// Requests answered with Insufficient Resources because ``requests`` was full.
     public internal(set) var refusedRequests = 0
 

@@ -59,7 +59,7 @@ extension HCIHost {
     }
 
     mutating func sendFrame(_ handle: UInt16, _ channel: L2CAPChannelID, _ payload: [UInt8]) {
-        let frame = L2CAPFragmenter.basicFrame(channel: channel, payload: payload)
-        acl.enqueue(handle, L2CAPFragmenter.fragments(handle: handle, frame: frame, maximumFragmentLength: acl.packetLength))
+        acl.enqueue(handle, L2CAPFragmenter.fragments(handle: handle, channel: channel, payload: payload[...],
+                                                      maximumFragmentLength: acl.packetLength))
     }
 }

@@ -24,8 +24,8 @@ extension HCIHost {
         guard payload.count <= 0xFFFF else {
             return .invalidRequest("L2CAP payload of \(payload.count) bytes exceeds 65535")
         }
-        let frame = L2CAPFragmenter.basicFrame(channel: channel, payload: payload)
-        let packets = L2CAPFragmenter.fragments(handle: handle, frame: frame, maximumFragmentLength: acl.packetLength)
+        let packets = L2CAPFragmenter.fragments(handle: handle, channel: channel, payload: payload[...],
+                                                maximumFragmentLength: acl.packetLength)
         guard acl.queuedCount(on: handle) + packets.count <= configuration.maximumQueuedACLPackets else {
             return .busy("connection 0x\(String(handle, radix: 16)) has \(acl.queuedCount(on: handle)) ACL packets waiting for controller buffers")
         }

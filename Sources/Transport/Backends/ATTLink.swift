@@ -29,6 +29,9 @@ package protocol ATTLink: AnyObject, Sendable {
     func takeDroppedNotifications() -> DroppedNotifications
     /// Queues one PDU; never blocks. Dropped once the link is closed.
     func send(_ pdu: [UInt8])
+    /// Queues one PDU that sits in a buffer of the caller's (a server's output); a
+    /// transport that can send it from there copies it only when it has to queue it.
+    func send(_ pdu: ArraySlice<UInt8>)
     /// Whether the transport has room for another PDU right now (socket buffer, ACL
     /// credits); write-without-response and notifications wait for this.
     var canSend: Bool { get }
@@ -55,6 +58,8 @@ package protocol ATTLink: AnyObject, Sendable {
 }
 
 extension ATTLink {
+    /// A transport that keeps what it is given takes its own array.
+    package func send(_ pdu: ArraySlice<UInt8>) { send(Array(pdu)) }
     package var isEncrypted: Bool { false }
     package func takeDroppedCount() -> Int { 0 }
     package func takeDroppedNotifications() -> DroppedNotifications { DroppedNotifications() }

@@ -52,6 +52,11 @@ final class SnoopedATTLink: ATTLink {
         link.send(pdu)
     }
 
+    func send(_ pdu: ArraySlice<UInt8>) {
+        file.write(SynthesizedHCI.attPDU(Array(pdu), handle: handle, direction: .sent, at: SnoopFile.now()))
+        link.send(pdu)
+    }
+
     /// The Disconnection Complete reason a controller would have reported: its own when
     /// it gave one; "terminated by local host" when our side ended the link; otherwise
     /// "connection timeout", the code for a link lost without a word.

@@ -200,7 +200,10 @@ public final class L2CAPATTSocket: Sendable {
 
     /// Sends one ATT PDU now if the kernel has room for it; false when it would block
     /// (the caller queues it and waits with ``send(_:)``).
-    public func trySend(_ pdu: [UInt8]) throws -> Bool {
+    public func trySend(_ pdu: [UInt8]) throws -> Bool { try trySend(pdu[...]) }
+
+    /// The same, from a slice of a larger buffer, which the kernel copies from in place.
+    public func trySend(_ pdu: ArraySlice<UInt8>) throws -> Bool {
         try socket.withDescriptor("send") { fd -> Bool in
             let sent = pdu.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
             if sent >= 0 { return true }

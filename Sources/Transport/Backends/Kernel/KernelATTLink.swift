@@ -59,7 +59,11 @@ final class KernelATTLink: ATTLink {
         }
     }
 
-    func send(_ pdu: [UInt8]) {
+    func send(_ pdu: [UInt8]) { send(pdu[...]) }
+
+    /// Straight from the caller's buffer into the kernel when the socket has room; the
+    /// bytes are copied into a queued array only when it has not.
+    func send(_ pdu: ArraySlice<UInt8>) {
         let startDrain = outgoing.withLock { o -> Bool in
             guard !o.failed else { return false }
             if o.queue.isEmpty && !o.draining {
@@ -71,7 +75,7 @@ final class KernelATTLink: ATTLink {
                     return false
                 }
             }
-            o.queue.append(pdu)
+            o.queue.append(Array(pdu))
             if o.draining { return false }
             o.draining = true
             return true
