@@ -114,8 +114,8 @@ let package = Package(
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "MQTTTestSupport"]),
         // The gateway against the real mosquitto broker and peripherals on the memory radio.
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "GatewayConfig", "MQTTClient", "MQTTTestSupport", "Attune"]),
-        .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation"], resources: []),
-        .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "ATTPresentation", "Replay"]),
+        .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation", "HexTestSupport"], resources: []),
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "ATTPresentation", "Replay", "HexTestSupport"]),
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto", "HexTestSupport"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCrypto", "BluetoothCore", "HexTestSupport"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
