@@ -199,7 +199,7 @@ struct KernelLabProbe {
                 : log.fail("peer closes", "\(error)")
             // The peripheral's kernel ends an idle link as Remote User Terminated Connection.
             let exact = await disconnections?.reason(for: client)
-            exact == HCIStatus(0x13)
+            exact == HCIStatus.remoteUserTerminatedConnection
                 ? log.pass("disconnect reason", "\(exact!) from Disconnection Complete on handle \(client.connectionHandle.map { "\($0)" } ?? "?")")
                 : log.fail("disconnect reason", "got \(exact.map { "\($0)" } ?? "nothing") for handle \(client.connectionHandle.map { "\($0)" } ?? "?")")
         } catch {

@@ -152,7 +152,7 @@ struct BumbleInteropTests {
             if case .disconnected(connection.handle, let reason) = event { return reason }
             return nil
         }
-        #expect(reason == HCIStatus(0x13))
+        #expect(reason == HCIStatus.remoteUserTerminatedConnection)
         #expect(ours.host.connectionHandles.isEmpty)
         try await ours.verifyCapture()
     }
