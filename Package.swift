@@ -26,6 +26,8 @@ import PackageDescription
 //   ControllerTestSupport  on Transport: scripted H4 controllers on UNIX sockets (init
 //                          answers, floods, a Heart Rate ATT server), for host-side tests
 //   HexTestSupport         on nothing: `bytes("…")`, test vectors written as hex
+//   WaitTestSupport        on nothing: the hang guard, `within` and `eventually`, for every test target
+//   BumbleTestSupport      on nothing: the Bumble venv check and the one launcher of the interop labs
 // Capture does not import GATT; HCI does not import ATT or SMP (Transport runs the Security
 // Manager above the userland host). SMP imports only BluetoothCore
 // and BluetoothCrypto (not ATT or HCI); GATT takes AES-CMAC from BluetoothCrypto and
@@ -98,7 +100,11 @@ let package = Package(
         // Our client and server over an in-memory link, and synthetic databases: for tests and benchmarks.
         .target(name: "GATTTestSupport", dependencies: ["GATT", "ATT"]),
         // Scripted H4 controllers that tests and benchmarks run the userland host against.
-        .target(name: "ControllerTestSupport", dependencies: ["BluetoothCore", "Transport"]),
+        .target(name: "ControllerTestSupport", dependencies: ["BluetoothCore", "Transport", "WaitTestSupport"]),
+        // How long a test waits before it calls a wait a hang, and the waits on it.
+        .target(name: "WaitTestSupport"),
+        // Bumble's venv and the launcher of Scripts/interop's labs, for tests and the bench.
+        .target(name: "BumbleTestSupport"),
         // Test vectors as the specs print them (hex), for the test targets that check against them.
         .target(name: "HexTestSupport"),
         .target(name: "Capture", dependencies: ["ATT", "HCI"]),
@@ -111,28 +117,30 @@ let package = Package(
         .target(name: "Gateway", dependencies: ["Attune", "BluetoothCore", "GatewayConfig", "GatewayCore", "SensorDecoding",
                                                 "MQTTClient"]),
         .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "Gateway", "GatewayConfig", "MQTTClient", "ATT", "GATT", "HCI", "Capture", "Replay", "Transport", "ATTPresentation"]),
-        .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ControllerTestSupport", "ATTPresentation", "CAllocCounter", "Gateway", "GatewayConfig", "MQTTClient", "MQTTTestSupport", "SMP", "BluetoothCrypto", "EventLoop"]),
+        .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ControllerTestSupport", "ATTPresentation", "CAllocCounter", "Gateway", "GatewayConfig", "MQTTClient", "MQTTTestSupport", "SMP", "BluetoothCrypto", "EventLoop", "BumbleTestSupport"]),
         // Runs inside the kernel lab VM (Scripts/kernel-lab.sh): our central on hci0 against our peripheral on hci1.
         .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT", "Attune", "EventLoop"]),
         // The gateway's MQTT 5 client over libmosquitto, driven from KernelEventLoop.
         .target(name: "MQTTClient", dependencies: ["BluetoothCore", "CMosquitto", "EventLoop"]),
         // A real Debian mosquitto broker on 127.0.0.1 and a random port, for MQTT tests.
-        .target(name: "MQTTTestSupport", dependencies: ["MQTTClient"]),
+        .target(name: "MQTTTestSupport", dependencies: ["MQTTClient", "BumbleTestSupport"]),
         // MQTTClient against the real broker: round trips, will, restart, queue bound, keepalive.
-        .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "MQTTTestSupport"]),
+        .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "MQTTTestSupport", "WaitTestSupport"]),
         // The gateway against the real mosquitto broker and peripherals on the memory radio.
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "GatewayConfig", "MQTTClient", "MQTTTestSupport", "Attune"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "GatewayConfig", "MQTTClient", "MQTTTestSupport", "Attune",
+                                                         "WaitTestSupport"]),
         // The shared mechanisms: backoff, deadline timer, bounded buffer.
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
-        .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation"], resources: []),
-        .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "ATTPresentation", "Replay"]),
+        .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation", "HexTestSupport"], resources: []),
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "ATTPresentation", "Replay", "HexTestSupport"]),
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto", "HexTestSupport"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCrypto", "BluetoothCore", "HexTestSupport"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay", "ControllerTestSupport"]),
         // The loop on socketpairs and pipes: readiness, watches, timers, shutdown.
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "EventLoop", "HCI", "ATT", "GATT", "SMP", "Capture", "Replay", "Attune", "ControllerTestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "EventLoop", "HCI", "ATT", "GATT", "SMP", "Capture", "Replay", "Attune", "ControllerTestSupport",
+                                                           "BumbleTestSupport"]),
         // Runs the built `attune` executable (swift test builds every product first).
         .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport", "MQTTClient", "MQTTTestSupport"]),
         // GatewayCore's rules, driven by injected time and seeded jitter.
@@ -142,7 +150,8 @@ let package = Package(
         // The gateway's config file: bounded YAML loading, typed validation with paths, plan and reload diff.
         .target(name: "GatewayConfig", dependencies: ["BluetoothCore", "CYAML", "SensorDecoding"]),
         .testTarget(name: "GatewayConfigTests", dependencies: ["GatewayConfig", "BluetoothCore", "SensorDecoding"]),
-        .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture", "Replay"]),
+        .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture", "Replay",
+                                                        "WaitTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

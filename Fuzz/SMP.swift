@@ -50,7 +50,7 @@ func check(_ out: SecurityManagerOutput, closed: Bool, failed: inout Bool, queue
     }
     for range in out.pdus {
         let pdu = Array(out.bytes(of: range))
-        guard pdu.count <= SMP.mtu, let decoded = try? SMPPDU(decoding: pdu), decoded.encoded == pdu else {
+        guard pdu.count <= SMPPDU.mtu, let decoded = try? SMPPDU(decoding: pdu), decoded.encoded == pdu else {
             fatalError("sent an SMP PDU that does not decode: \(pdu)")
         }
         if case .pairingRequest = decoded { failed = false }

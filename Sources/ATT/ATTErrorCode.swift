@@ -62,13 +62,13 @@ public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
         case 0x11: return "Insufficient Resources"
         case 0x12: return "Database Out Of Sync"
         case 0x13: return "Value Not Allowed"
-        case 0x80...0x9F: return "Application Error 0x\(hex2(rawValue))"
+        case 0x80...0x9F: return "Application Error 0x\(hexString(rawValue, digits: 2))"
         case 0xFC: return "Write Request Rejected"
         case 0xFD: return "Client Characteristic Configuration Descriptor Improperly Configured"
         case 0xFE: return "Procedure Already in Progress"
         case 0xFF: return "Out of Range"
-        case 0xE0...0xFB: return "Reserved Common Profile Error 0x\(hex2(rawValue))"
-        default: return "Reserved Error 0x\(hex2(rawValue))"
+        case 0xE0...0xFB: return "Reserved Common Profile Error 0x\(hexString(rawValue, digits: 2))"
+        default: return "Reserved Error 0x\(hexString(rawValue, digits: 2))"
         }
     }
 
@@ -104,5 +104,5 @@ public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     }
 
     /// "0x0a Attribute Not Found"
-    public var description: String { "0x\(hex2(rawValue)) \(name)" }
+    public var description: String { "0x\(hexString(rawValue, digits: 2)) \(name)" }
 }

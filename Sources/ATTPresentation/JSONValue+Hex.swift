@@ -2,8 +2,8 @@ import ATT
 
 extension JSONValue {
     /// Bytes as a JSON string of lowercase hex, `""` when there are none: machines parse
-    /// JSON values, so the human "(empty)" of ``hexString(_:)`` never appears in them.
+    /// JSON values, so the human "(empty)" of ``hexString(_:separator:empty:)`` never appears in them.
     public static func hex(_ bytes: some Collection<UInt8>) -> JSONValue {
-        .string(bytes.isEmpty ? "" : hexString(bytes))
+        .string(hexString(bytes, empty: ""))
     }
 }

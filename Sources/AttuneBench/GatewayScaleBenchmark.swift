@@ -264,7 +264,7 @@ enum GatewayScaleBenchmark {
             let device = index % devices
             sequence[device] &+= 1
             encode(&value, device: device, sequence: sequence[device], time: monotonicNanoseconds())
-            let hex = value.map { hexByte($0) }.joined()
+            let hex = hexString(value, empty: "")
             let text = "{\"value\": \"\(hex)\", \"hex\": \"\(hex)\", \"ts\": \(Date().timeIntervalSince1970), \"via\": \"attune-bench\"}"
             try publisher.publish(MQTTOutboundMessage(topic: "anchor/d\(device)", text: text, qos: .atLeastOnce))
         }
@@ -333,9 +333,4 @@ func cpuSeconds() -> Double {
     var usage = rusage()
     getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-}
-
-func hexByte(_ byte: UInt8) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
 }

@@ -1,7 +1,6 @@
 import Attune
+import BumbleTestSupport
 import Foundation
-import Glibc
-import Synchronization
 
 /// `smp.pairing.bumble`: how long our central's LE Secure Connections Just Works pairing
 /// takes against Bumble's peripheral, over the userland host on H4/TCP
@@ -98,102 +97,43 @@ enum PairingBenchmark {
     static func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 }
 
-/// One run of `Scripts/interop/lab.py`: its JSON lines as they come, and commands on its stdin.
+/// One run of `Scripts/interop/lab.py` on the tests' launcher: its JSON lines, and
+/// commands on its stdin.
 final class PairingLab: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static let interopDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Scripts/interop")
+    typealias Failure = BumbleLabProcess<String>.Failure
 
     /// CLOCK_MONOTONIC in seconds: the clock of the lab's `t` (Python's time.monotonic()).
-    static func monotonicNow() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
+    static func monotonicNow() -> Double { labMonotonicNow() }
 
-    private let process = Process()
-    private let input: FileHandle
-    /// What the reader thread collected.
-    private final class Lines: Sendable {
-        let all = Mutex<[String]>([])
-    }
-    private let lines = Lines()
+    private let lab: BumbleLabProcess<String>
 
     init(arguments: [String]) throws {
-        let python = Self.interopDirectory.appendingPathComponent(".venv/bin/python")
-        guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            throw Failure(description: "Bumble's venv is missing: run Scripts/interop/setup.sh")
-        }
-        process.executableURL = python
-        process.arguments = [Self.interopDirectory.appendingPathComponent("lab.py").path] + arguments
-        let stdinPipe = Pipe(), stdoutPipe = Pipe()
-        process.standardInput = stdinPipe
-        process.standardOutput = stdoutPipe
-        process.standardError = FileHandle.nullDevice
-        input = stdinPipe.fileHandleForWriting
-        try process.run()
-        let reading = stdoutPipe.fileHandleForReading
-        let collected = lines
-        Thread.detachNewThread {
-            var pending = Data()
-            while true {
-                let chunk = reading.availableData
-                if chunk.isEmpty { return }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending.removeSubrange(pending.startIndex...newline)
-                    collected.all.withLock { $0.append(line) }
-                }
-            }
-        }
+        lab = try BumbleLabProcess(script: "lab.py", arguments: arguments) { $0 }
     }
 
-    var lineCount: Int { lines.all.withLock { $0.count } }
+    var lineCount: Int { lab.eventCount }
 
     /// The first event named `name` from line `start` on, as its JSON object.
     func waitFor(_ name: String, after start: Int = 0, within timeout: Duration) async throws -> [String: Any] {
-        let deadline = ContinuousClock.now + timeout
-        var seen = start
-        while true {
-            let fresh = lines.all.withLock { Array($0.dropFirst(seen)) }
-            for line in fresh {
-                seen += 1
+        try await lab.waitFor("'\(name)'", within: timeout) { lines in
+            for line in lines.dropFirst(start) {
                 if let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
                    object["event"] as? String == name {
                     return object
                 }
             }
-            guard process.isRunning else { throw Failure(description: "lab.py exited before '\(name)'") }
-            guard ContinuousClock.now < deadline else { throw Failure(description: "no '\(name)' from lab.py in \(timeout)") }
-            // A poll of what the reader thread collected; it ends no sample, which the
-            // lab's own timestamps do.
-            try await Task.sleep(for: .milliseconds(5))
+            return nil
         }
     }
 
     /// Runs one command and returns its result line.
     func run(_ command: String, within timeout: Duration) async throws -> [String: Any] {
         let before = lineCount
-        try input.write(contentsOf: Data((command + "\n").utf8))
+        lab.send(command)
         let result = try await waitFor("result", after: before, within: timeout)
         guard result["ok"] as? Bool == true else { throw Failure(description: "\(command): \(result)") }
         return result
     }
 
-    func stop() {
-        guard process.isRunning else { return }
-        try? input.write(contentsOf: Data("quit\n".utf8))
-        try? input.close()
-        let process = self.process
-        Thread.detachNewThread {
-            let deadline = ContinuousClock.now + .seconds(3)
-            while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
-            if process.isRunning { process.terminate() }
-        }
-    }
+    func stop() { lab.stop() }
 }

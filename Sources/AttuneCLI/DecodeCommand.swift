@@ -82,7 +82,7 @@ enum DecodeCommand: CLICommand {
                             + "disconnected, reason \(reason) \(reason.name)")
             case let .dropped(index, controller, handle, direction, reason):
                 drops += 1
-                Output.status("record \(index): hci\(controller) conn 0x\(hex4(handle)) \(direction): ACL dropped: \(reason)")
+                Output.status("record \(index): hci\(controller) conn 0x\(hexString(handle, digits: 4)) \(direction): ACL dropped: \(reason)")
             case let .malformed(index, error):
                 malformed += 1
                 Output.status("record \(index): malformed: \(error)")
@@ -114,7 +114,7 @@ enum DecodeCommand: CLICommand {
             } else {
                 for op in counts.keys.sorted() {
                     let name = ATTOpcode(op).name
-                    Output.data(name.padding(36) + "0x" + hex2(op) + "  " + String(counts[op]!))
+                    Output.data(name.padding(36) + "0x" + hexString(op, digits: 2) + "  " + String(counts[op]!))
                 }
                 Output.data("total".padding(42) + String(total)
                             + "  (\(reader.recordCount) records, \(malformedATT) malformed ATT, \(otherFrames) other L2CAP frames, \(drops) ACL drops)")
@@ -132,7 +132,7 @@ enum DecodeCommand: CLICommand {
         let m = micros.magnitude
         let fraction = String(m % 1_000_000)
         let time = sign + String(m / 1_000_000) + "." + String(repeating: "0", count: 6 - fraction.count) + fraction
-        return time.leftPadding(12) + "  " + direction.padding(9) + "hci\(controller)  0x\(hex4(handle))  "
+        return time.leftPadding(12) + "  " + direction.padding(9) + "hci\(controller)  0x\(hexString(handle, digits: 4))  "
     }
 
     static func jsonLine(_ frame: CapturedL2CAPFrame, _ decoded: Result<ATTPDU, ATTDecodingError>) -> JSONValue {
@@ -161,15 +161,6 @@ enum DecodeCommand: CLICommand {
         return .object(fields)
     }
 
-    static func hex2(_ v: UInt8) -> String {
-        let s = String(v, radix: 16)
-        return s.count == 1 ? "0" + s : s
-    }
-
-    static func hex4(_ v: UInt16) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 4 - s.count) + s
-    }
 }
 
 extension String {

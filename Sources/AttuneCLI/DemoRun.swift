@@ -191,7 +191,7 @@ struct DemoRun {
             ]).description)
         } else {
             let time = "+\(ms / 1000).\(String(repeating: "0", count: 3 - String(ms % 1000).count))\(ms % 1000)s"
-            Output.live("\(time)  \(kind.padding(12)) \(c.valueHandle)  \(GATTTreeOutput.label(c.uuid))  \(Hex.spaced(value))  \(meaning)")
+            Output.live("\(time)  \(kind.padding(12)) \(c.valueHandle)  \(GATTTreeOutput.label(c.uuid))  \(hexString(value, separator: " ", empty: ""))  \(meaning)")
         }
     }
 

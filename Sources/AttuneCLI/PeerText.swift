@@ -16,9 +16,9 @@ enum PeerText {
         out.reserveCapacity(text.utf8.count)
         JSONString.appendEscaped(text, to: &out) { scalar in
             let value = scalar.value
-            if value < 0x20 || value == 0x7F { return "\\x" + JSONString.hex(value, digits: 2) }
+            if value < 0x20 || value == 0x7F { return "\\x" + hexString(value, digits: 2) }
             if (0x80...0x9F).contains(value) || isInvisibleFormatting(value) {
-                return "\\u{" + JSONString.hex(value, digits: 2) + "}"
+                return "\\u{" + hexString(value, digits: 2) + "}"
             }
             return nil
         }

@@ -87,7 +87,7 @@ enum ReplayAgainstRun {
             switch response {
             case let .mtu(n): return "ATT_MTU \(n)"
             case let .value(v): return "value \(hexString(v))"
-            case let .values(vs): return "values " + vs.map(hexString).joined(separator: " | ")
+            case let .values(vs): return "values " + vs.map { hexString($0) }.joined(separator: " | ")
             case .done: return "done"
             default:
                 let text = "\(response)"

@@ -157,24 +157,18 @@ enum ReplayCommand: CLICommand {
 
     /// What the bounds on replay's memory left out, when they left out anything.
     static func boundNotes(_ session: ReplaySession) -> [String] {
-        var notes: [String] = []
-        if session.droppedValueBytes > 0 {
-            notes.append("the rebuilt database left out \(session.droppedValueBytes) value bytes the capture showed "
-                + "(past 512 bytes for one attribute or \(CapturedDatabase.valueBytesBound >> 20) MiB in all)")
-        }
-        if session.forcedCuts > 0 {
-            notes.append("\(session.forcedCuts) requests or procedures outgrew the piece replay reads at a time "
-                + "and were cut from their answers")
-        }
-        if session.forgottenConnections > 0 {
-            notes.append("\(session.forgottenConnections) connections were forgotten (more than "
-                + "\(CaptureDecoder.maximumConnections) open at once): their later PDUs name no peer")
-        }
-        if session.closedEarly > 0 {
-            notes.append("\(session.closedEarly) conversations were ended early: more than "
-                + "\(ATTConversationPieceStream.Limits().openConversations) were open at once")
-        }
-        return notes
+        // Each bound's count, and what to say when it is not zero.
+        let bounds: [(count: Int, note: String)] = [
+            (session.droppedValueBytes, "the rebuilt database left out \(session.droppedValueBytes) value bytes the capture showed "
+                + "(past 512 bytes for one attribute or \(CapturedDatabase.valueBytesBound >> 20) MiB in all)"),
+            (session.forcedCuts, "\(session.forcedCuts) requests or procedures outgrew the piece replay reads at a time "
+                + "and were cut from their answers"),
+            (session.forgottenConnections, "\(session.forgottenConnections) connections were forgotten (more than "
+                + "\(CaptureDecoder.maximumConnections) open at once): their later PDUs name no peer"),
+            (session.closedEarly, "\(session.closedEarly) conversations were ended early: more than "
+                + "\(ATTConversationPieceStream.Limits().openConversations) were open at once"),
+        ]
+        return bounds.filter { $0.count > 0 }.map(\.note)
     }
 
     static func indented(_ text: String) -> String {

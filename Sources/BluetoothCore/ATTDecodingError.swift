@@ -64,13 +64,7 @@ public struct ATTDecodingError: Error, Hashable, Sendable, CustomStringConvertib
             what = "\(field) has \(count) entr\(count == 1 ? "y" : "ies"), needs at least \(minimum)"
         }
         // An unknown opcode has no name to give ("in Unknown Opcode 0xff" would repeat it).
-        let pdu = opcode.map { reason == .unknownOpcode ? " 0x\(hex2($0))" : " in \(ATTOpcode(rawValue: $0).name) (0x\(hex2($0)))" } ?? ""
+        let pdu = opcode.map { reason == .unknownOpcode ? " 0x\(hexString($0, digits: 2))" : " in \(ATTOpcode(rawValue: $0).name) (0x\(hexString($0, digits: 2)))" } ?? ""
         return "\(what)\(pdu) at byte offset \(offset)"
     }
-}
-
-@usableFromInline
-package func hex2(_ byte: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
 }

@@ -103,7 +103,7 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case 0x23: "Multiple Handle Value Notification"
         case 0x52: "Write Command"
         case 0xD2: "Signed Write Command"
-        default: "Unknown Opcode 0x\(hex2(rawValue))"
+        default: "Unknown Opcode 0x\(hexString(rawValue, digits: 2))"
         }
     }
 
@@ -141,7 +141,7 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case 0x23: "ATT_MULTIPLE_HANDLE_VALUE_NTF"
         case 0x52: "ATT_WRITE_CMD"
         case 0xD2: "ATT_SIGNED_WRITE_CMD"
-        default: "UNKNOWN_0x\(hex2(rawValue))"
+        default: "UNKNOWN_0x\(hexString(rawValue, digits: 2))"
         }
     }
 

@@ -24,8 +24,7 @@ public struct AttributeHandle: RawRepresentable, Hashable, Comparable, Sendable,
 
     /// "0x002a"
     public var description: String {
-        let s = String(rawValue, radix: 16)
-        return "0x" + String(repeating: "0", count: 4 - s.count) + s
+        "0x" + hexString(rawValue, digits: 4)
     }
 
     @inlinable
@@ -39,7 +38,7 @@ public struct AttributeHandle: RawRepresentable, Hashable, Comparable, Sendable,
 /// "Ending Handle" parameters.
 ///
 /// Requests may carry invalid ranges on the wire; a server answers them with Invalid
-/// Handle (Vol 3 Part F §3.4.3.1). ``validationError`` says whether, and which handle to
+/// Handle (Vol 3 Part F §3.4.3.1). ``invalidHandle`` says whether, and which handle to
 /// report.
 public struct AttributeHandleRange: Hashable, Sendable, CustomStringConvertible {
     public var start: AttributeHandle

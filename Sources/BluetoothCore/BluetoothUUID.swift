@@ -149,15 +149,15 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible, Compar
     /// "180D" for 16-bit, "0000180D" for 32-bit, the uppercase 36-character form for 128-bit.
     public var description: String {
         switch width {
-        case .bits16: return hex(UInt64(high >> 32), digits: 4)
-        case .bits32: return hex(UInt64(high >> 32), digits: 8)
+        case .bits16: return hexString(UInt64(high >> 32), digits: 4, uppercase: true)
+        case .bits32: return hexString(UInt64(high >> 32), digits: 8, uppercase: true)
         case .bits128: return fullString
         }
     }
 
     /// The 36-character form, whatever the width.
     public var fullString: String {
-        let h = hex(high, digits: 16), l = hex(low, digits: 16)
+        let h = hexString(high, digits: 16, uppercase: true), l = hexString(low, digits: 16, uppercase: true)
         let hs = Array(h), ls = Array(l)
         return String(hs[0..<8]) + "-" + String(hs[8..<12]) + "-" + String(hs[12..<16]) + "-"
             + String(ls[0..<4]) + "-" + String(ls[4..<16])
@@ -178,11 +178,6 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible, Compar
     public static func < (a: BluetoothUUID, b: BluetoothUUID) -> Bool {
         (a.high, a.low) < (b.high, b.low)
     }
-}
-
-private func hex(_ value: UInt64, digits: Int) -> String {
-    let s = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, digits - s.count)) + s
 }
 
 extension BluetoothUUID: ExpressibleByIntegerLiteral {

@@ -33,7 +33,7 @@ public enum JSONString {
                 || (extras.contains(.delete) && value == 0x7F)
                 || (extras.contains(.c1Controls) && (0x80...0x9F).contains(value))
                 || (extras.contains(.lineSeparators) && (value == 0x2028 || value == 0x2029))
-            return escaped ? "\\u" + hex(value, digits: 4) : nil
+            return escaped ? "\\u" + hexString(value, digits: 4) : nil
         }
         out += "\""
     }
@@ -66,11 +66,5 @@ public enum JSONString {
                 }
             }
         }
-    }
-
-    /// `value` in lowercase hex, zero-padded to at least `digits` digits.
-    public static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }

@@ -1,3 +1,4 @@
+import BluetoothCore
 import CCrypto
 
 /// Elliptic-curve Diffie-Hellman on NIST P-256 (FIPS 186-4; Vol 3 Part H §2.3.5.6.1),
@@ -23,7 +24,7 @@ public enum P256 {
         }
 
         /// A public key is public: it is printed in full.
-        public var description: String { "P256.PublicKey(x: \(hex(x)), y: \(hex(y)))" }
+        public var description: String { "P256.PublicKey(x: \(hexString(x, empty: "")), y: \(hexString(y, empty: "")))" }
     }
 
     /// A private scalar d, 1 ≤ d < n. Never printed.
@@ -166,15 +167,4 @@ private final class Curve {
         guard BN_bn2binpad(x, &xb, 32) == 32, BN_bn2binpad(y, &yb, 32) == 32 else { throw .libcrypto("BN_bn2binpad") }
         return try P256.PublicKey(x: xb, y: yb)
     }
-}
-
-private func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count * 2)
-    for b in bytes {
-        out.append(digits[Int(b >> 4)])
-        out.append(digits[Int(b & 0xF)])
-    }
-    return String(decoding: out, as: UTF8.self)
 }

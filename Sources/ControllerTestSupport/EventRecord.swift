@@ -1,32 +1,5 @@
 import Synchronization
 
-/// How long a test waits for an event before it calls the wait a hang. Only a guard:
-/// no test depends on it passing. Minutes, because a loaded two-core machine has held
-/// a test's tasks for over four minutes (the cooperative pool blocked by one-time setup
-/// elsewhere in the suite), and a waiting test must outlast that, not fail beside it.
-public let hangGuard: Duration = .seconds(600)
-
-/// A wait that reached ``hangGuard`` (or its own limit), or whose events ended first.
-public struct WaitFailed: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}
-
-/// Runs `operation`, failing with `what` instead of hanging when it takes longer than `limit`.
-public func within<T: Sendable>(_ what: String, limit: Duration = hangGuard,
-                                _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            throw WaitFailed("nothing within \(limit): \(what)")
-        }
-        let first = try await group.next()!
-        group.cancelAll()
-        return first
-    }
-}
-
 /// Everything a source of events produced, in order, for a test that checks what came
 /// and waits for what has not come yet. A wait wakes on the event itself, not on a poll.
 public final class EventRecord<Event: Sendable>: Sendable {
@@ -114,17 +87,5 @@ public final class EventRecord<Event: Sendable>: Sendable {
     public func waitFor(_ what: String, skipping: Int = 0, limit: Duration = hangGuard,
                         _ predicate: @escaping @Sendable (Event) -> Bool) async throws -> Event {
         try await waitFor(what, skipping: skipping, limit: limit) { (event: Event) -> Event? in predicate(event) ? event : nil }
-    }
-}
-
-/// Waits until `condition` holds. Only for a state no event announces (a count a
-/// controller thread keeps, say): it looks again every millisecond, which a loaded
-/// machine may stretch freely, and fails only at `limit`.
-public func eventually(_ what: String, limit: Duration = hangGuard,
-                       _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + limit
-    while !(try await condition()) {
-        guard ContinuousClock.now < deadline else { throw WaitFailed("nothing within \(limit): \(what)") }
-        try await Task.sleep(for: .milliseconds(1))
     }
 }

@@ -93,7 +93,7 @@ extension Gateway {
         if let alarm {
             // Plaintext from a device that has a key: someone may be spoofing it.
             publish(topics.value(name, "downgrade_alarm"), JSONText.object([
-                ("hex", JSONText.quoted(alarm.map { hexByte($0) }.joined())), ("ts", JSONText.number(ts)),
+                ("hex", JSONText.quoted(hexString(alarm, empty: ""))), ("ts", JSONText.number(ts)),
                 ("via", JSONText.quoted(topics.clientID))]))
         }
         runAvailability(availability.advertisement(from: device.id, at: now))
@@ -131,18 +131,13 @@ extension Gateway {
         if let name = advertisement.localName { fields.append(("name", JSONText.quoted(name))) }
         if let rssi = advertisement.rssi { fields.append(("rssi", String(rssi))) }
         for (uuid, data) in advertisement.serviceData.sorted(by: { $0.key.description < $1.key.description }) {
-            fields.append(("service_data_\(uuid)", JSONText.quoted(data.map { hexByte($0) }.joined())))
+            fields.append(("service_data_\(uuid)", JSONText.quoted(hexString(data, empty: ""))))
         }
         for (company, data) in advertisement.manufacturerData.sorted(by: { $0.key < $1.key }) {
-            fields.append(("manufacturer_data_\(company)", JSONText.quoted(data.map { hexByte($0) }.joined())))
+            fields.append(("manufacturer_data_\(company)", JSONText.quoted(hexString(data, empty: ""))))
         }
         fields.append(("ts", JSONText.number(Self.timestamp())))
         fields.append(("via", JSONText.quoted(topics.clientID)))
         publish(topics.advertisement(advertisement.address.description), JSONText.object(fields), qos: .atMostOnce, expiry: 30)
     }
-}
-
-func hexByte(_ byte: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
 }

@@ -87,7 +87,7 @@ extension Gateway {
     private func answer(_ name: String, _ write: DeviceRuntime.PendingWrite, error: String?, written: [UInt8] = []) {
         var fields: [(String, String)] = [("ok", error == nil ? "true" : "false")]
         if let error { fields.append(("error", JSONText.quoted(error))) } else {
-            fields.append(("hex", JSONText.quoted(written.map { hexByte($0) }.joined())))
+            fields.append(("hex", JSONText.quoted(hexString(written, empty: ""))))
         }
         fields.append(("ts", JSONText.number(Self.timestamp())))
         fields.append(("via", JSONText.quoted(topics.clientID)))

@@ -58,7 +58,7 @@ extension Gateway {
             let was = try await peripheral.readValue(for: cccd)
             try await peripheral.writeValue(subscription.indicate ? [0x02, 0x00] : [0x01, 0x00], for: cccd)
             devices[name]?.resubscribes += 1
-            devices[name]?.lastError = "\(binding.topic) was silent; its CCCD read \(was.map { hexByte($0) }.joined()) and was written again"
+            devices[name]?.lastError = "\(binding.topic) was silent; its CCCD read \(hexString(was, empty: "")) and was written again"
             publishExplain(name)
         } catch {
             noteError(name, "resubscribe \(binding.topic): \(error)")

@@ -128,7 +128,7 @@ extension Gateway {
         do {
             return try decoder.decode(bytes).json(appending: extra)
         } catch {
-            let hex = bytes.map { hexByte($0) }.joined()
+            let hex = hexString(bytes, empty: "")
             return DecodedValue(value: .string(hex), hex: hex, fields: [DecodedValue.Field("error", .string("\(error)"))])
                 .json(appending: extra)
         }

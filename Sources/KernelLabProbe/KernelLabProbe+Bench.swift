@@ -159,7 +159,7 @@ private final class BlueZClientRun {
             return .failure(.init(text: "btgatt-client did not finish discovery"))
         }
         let command = "read-value 0x" + String(handle, radix: 16)
-        let expected = KernelGATTServer.initialValue.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
+        let expected = hexString(KernelGATTServer.initialValue, separator: " ", empty: "")
         var samples: [Double] = []
         for index in 0..<(reads + KernelLabProbe.warmUp) {
             let start = KernelEventLoop.now()

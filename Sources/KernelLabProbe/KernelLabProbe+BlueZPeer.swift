@@ -82,7 +82,7 @@ extension KernelLabProbe {
                 return false
             }
             if case .notification(_, let value) = notification, !value.isEmpty {
-                log.pass("bluez: heart rate notification", hex(Array(value)))
+                log.pass("bluez: heart rate notification", hexString(Array(value), empty: ""))
             } else {
                 log.fail("bluez: heart rate notification", "\(notification)")
             }

@@ -63,7 +63,7 @@ extension KernelLabProbe {
                 return false
             }
             if case .notification(_, let value) = notification, Array(value) == KernelGATTServer.notificationValue {
-                log.pass("gatt: notification", hex(Array(value)))
+                log.pass("gatt: notification", hexString(Array(value), empty: ""))
             } else {
                 log.fail("gatt: notification", "\(notification)")
             }
@@ -74,7 +74,7 @@ extension KernelLabProbe {
                 return false
             }
             if case .indication(_, let value) = indication, Array(value) == KernelGATTServer.indicationValue {
-                log.pass("gatt: indication", hex(Array(value)))
+                log.pass("gatt: indication", hexString(Array(value), empty: ""))
             } else {
                 log.fail("gatt: indication", "\(indication)")
             }

@@ -111,7 +111,7 @@ extension KernelLabProbe {
         if let before, before.count == 5, before[0] == 0x01, before[4] == 0x0F {
             log.pass("pairing central: refused before pairing", "Insufficient Encryption (0x0f)")
         } else {
-            log.fail("pairing central: refused before pairing", "got \(before.map(hex) ?? "nothing")")
+            log.fail("pairing central: refused before pairing", "got \(before.map { hexString($0, empty: "") } ?? "nothing")")
         }
 
         let start = KernelEventLoop.now()
@@ -131,7 +131,7 @@ extension KernelLabProbe {
         if let after, after.first == 0x09, after.count >= 4, Array(after.suffix(from: 4)) == ProtectedGATTServer.value {
             log.pass("pairing central: read over the encrypted link", "\(after.count - 4) bytes")
         } else {
-            log.fail("pairing central: read over the encrypted link", "got \(after.map(hex) ?? "nothing")")
+            log.fail("pairing central: read over the encrypted link", "got \(after.map { hexString($0, empty: "") } ?? "nothing")")
         }
         let keyCheck = "pairing central: kernel New Long Term Key" + (authenticated ? " (\(model))" : "")
         if let ltk = await keys.longTermKey(for: userlandAddress) {

@@ -49,9 +49,9 @@ extension KernelLabProbe {
             }
             do {
                 let value = try await remote.readValue(for: characteristic)
-                log.fail("peer close: read fails", "read \(hex(value))")
+                log.fail("peer close: read fails", "read \(hexString(value, empty: ""))")
             } catch .peripheralDisconnected(let reason) {
-                reason == .hci(HCIStatus(0x13))
+                reason == .hci(HCIStatus.remoteUserTerminatedConnection)
                     ? log.pass("peer close: read fails", "peripheralDisconnected(\(reason)) after \(ms(elapsed(since: start))) ms")
                     : log.fail("peer close: read fails", "peripheralDisconnected with reason \(reason)")
             } catch {

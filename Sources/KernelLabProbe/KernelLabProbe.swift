@@ -161,7 +161,7 @@ struct KernelLabProbe {
         do {
             try await client.send([0x02, 0x00, 0x02])
             let answer = try await client.receive()
-            answer == [0x03, 0x05, 0x02] ? log.pass("exchange MTU", hex(answer)) : log.fail("exchange MTU", "got \(hex(answer))")
+            answer == [0x03, 0x05, 0x02] ? log.pass("exchange MTU", hexString(answer, empty: "")) : log.fail("exchange MTU", "got \(hexString(answer, empty: ""))")
         } catch {
             log.fail("exchange MTU", "\(error)")
         }
@@ -192,7 +192,7 @@ struct KernelLabProbe {
         _ = await responder.value
         do {
             let pdu = try await client.receive()
-            log.fail("peer closes", "received \(hex(pdu)) instead of an error")
+            log.fail("peer closes", "received \(hexString(pdu, empty: "")) instead of an error")
         } catch let error as KernelTransportError {
             let reason = error.disconnectReason.map { ", errno suggests reason \($0)" } ?? ""
             [.connectionReset, .connectionAborted, .timedOut, .notConnected].contains(error.kind)
@@ -200,7 +200,7 @@ struct KernelLabProbe {
                 : log.fail("peer closes", "\(error)")
             // The peripheral's kernel ends an idle link as Remote User Terminated Connection.
             let exact = await disconnections?.reason(for: client)
-            exact == HCIStatus(0x13)
+            exact == HCIStatus.remoteUserTerminatedConnection
                 ? log.pass("disconnect reason", "\(exact!) from Disconnection Complete on handle \(client.connectionHandle.map { "\($0)" } ?? "?")")
                 : log.fail("disconnect reason", "got \(exact.map { "\($0)" } ?? "nothing") for handle \(client.connectionHandle.map { "\($0)" } ?? "?")")
         } catch {
@@ -260,7 +260,7 @@ struct KernelLabProbe {
             }
             try await scanner.stop()
             if let found {
-                log.pass("scan on hci0", "\(found.address) \(found.addressType) event \(found.eventType) rssi \(found.rssi) data \(hex(Array(found.data)))")
+                log.pass("scan on hci0", "\(found.address) \(found.addressType) event \(found.eventType) rssi \(found.rssi) data \(hexString(Array(found.data), empty: ""))")
             } else {
                 log.fail("scan on hci0", "no report from \(target)")
             }
@@ -281,7 +281,7 @@ struct KernelLabProbe {
                 let answer = try await client.receive()
                 samples.append(Double(KernelEventLoop.now() - start) / 1e6)
                 guard answer == [0x0B, request[1], request[2], 0x42] else {
-                    log.fail("read round trips", "request \(index) got \(hex(answer))")
+                    log.fail("read round trips", "request \(index) got \(hexString(answer, empty: ""))")
                     return
                 }
             }
@@ -316,7 +316,7 @@ struct KernelLabProbe {
                     break
                 }
                 guard pdu.first == 0x1B, pdu.count == 3 + Int(valueSize) else {
-                    log.fail(name, "unexpected \(hex(pdu)) after \(received)")
+                    log.fail(name, "unexpected \(hexString(pdu, empty: "")) after \(received)")
                     return
                 }
                 received += 1
@@ -381,7 +381,4 @@ struct KernelLabProbe {
         return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { $0 < 0x10 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-    }
 }

@@ -1,5 +1,5 @@
+import BumbleTestSupport
 import Foundation
-import Glibc
 import Synchronization
 
 /// One run of `Scripts/interop/gateway_lab.py`: an emulated controller for our host and
@@ -56,66 +56,14 @@ public final class GatewayBumbleLab: Sendable {
         public init(description: String) { self.description = description }
     }
 
-    /// The repository this file is in (Sources/MQTTTestSupport/ is two levels down).
-    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static var interopDirectory: URL { BumbleVenv.interopDirectory }
-
-    private let process: Process
-    private let input: FileHandle
-    /// What the reader threads collect: the lines and the tail of stderr.
-    private final class Output: Sendable {
-        let lines = Mutex<[Event]>([])
-        let errors = Mutex("")
-    }
-    private let output = Output()
+    private let lab: BumbleLabProcess<Event>
     private let readyEvent = Mutex<Event?>(nil)
 
     /// CLOCK_MONOTONIC in seconds: the clock of the lab's `t` (Python's time.monotonic()).
-    public static func monotonicNow() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
+    public static func monotonicNow() -> Double { labMonotonicNow() }
 
     private init(arguments: [String]) throws {
-        try BumbleVenv.check()
-        process = Process()
-        process.executableURL = Self.interopDirectory.appendingPathComponent(".venv/bin/python")
-        process.arguments = [Self.interopDirectory.appendingPathComponent("gateway_lab.py").path] + arguments
-        let stdinPipe = Pipe(), stdoutPipe = Pipe(), stderrPipe = Pipe()
-        process.standardInput = stdinPipe
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        input = stdinPipe.fileHandleForWriting
-        try process.run()
-        let reading = stdoutPipe.fileHandleForReading, errorOutput = stderrPipe.fileHandleForReading
-        let collected = output
-        Thread.detachNewThread {
-            var pending = Data()
-            while true {
-                let chunk = reading.availableData
-                if chunk.isEmpty { return }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending.removeSubrange(pending.startIndex...newline)
-                    let event = Event(line: line)
-                    collected.lines.withLock { $0.append(event) }
-                }
-            }
-        }
-        Thread.detachNewThread {
-            while true {
-                let chunk = errorOutput.availableData
-                if chunk.isEmpty { return }
-                collected.errors.withLock { text in
-                    // The tail only: enough to explain a failure, bounded in memory.
-                    text += String(decoding: chunk, as: UTF8.self)
-                    if text.count > 8000 { text = String(text.suffix(4000)) }
-                }
-            }
-        }
+        lab = try BumbleLabProcess(script: "gateway_lab.py", arguments: arguments) { Event(line: $0) }
     }
 
     /// Starts a lab and waits for its `ready` line. Bumble labs run one at a time on the
@@ -143,18 +91,18 @@ public final class GatewayBumbleLab: Sendable {
     public func address(_ peer: String) -> String { readyEvent.withLock { $0?.string("peers.\(peer)") } ?? "" }
 
     /// Everything the lab wrote so far, in order.
-    public var events: [Event] { output.lines.withLock { $0 } }
+    public var events: [Event] { lab.events }
 
     /// Sends one command line.
     public func send(_ command: String) {
-        try? input.write(contentsOf: Data((command + "\n").utf8))
+        lab.send(command)
     }
 
     /// Runs `vanish PEER` or `return PEER` and waits for its result.
     @discardableResult
     public func run(_ command: String, within timeout: Duration = .seconds(600)) async throws -> Event {
         let word = String(command.split(separator: " ").first ?? "")
-        let before = events.count
+        let before = lab.eventCount
         send(command)
         let result = try await waitFor("result", after: before, within: timeout) { $0.string("command") == word }
         guard result.string("error") == nil else { throw Failure(description: "\(command): \(result.line)") }
@@ -165,34 +113,13 @@ public final class GatewayBumbleLab: Sendable {
     @discardableResult
     public func waitFor(_ name: String, after start: Int = 0, within timeout: Duration = .seconds(600),
                         where predicate: (Event) -> Bool = { _ in true }) async throws -> Event {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            if let match = events.dropFirst(start).first(where: { $0.name == name && predicate($0) }) { return match }
-            guard process.isRunning else {
-                throw Failure(description: "the gateway lab exited (\(process.terminationStatus)) before '\(name)': \(output.errors.withLock { $0 })")
-            }
-            guard ContinuousClock.now < deadline else {
-                throw Failure(description: "no '\(name)' from the gateway lab within \(timeout); last events: "
-                              + "\(events.suffix(20).map(\.line)); stderr: \(output.errors.withLock { String($0.suffix(1500)) })")
-            }
-            // A poll of the lines the reader thread collected; never a thread blocked here.
-            try await Task.sleep(for: .milliseconds(5))
+        try await lab.waitFor("'\(name)'", within: timeout) { events in
+            events.dropFirst(start).first { $0.name == name && predicate($0) }
         }
     }
 
     /// Ends the lab: quit, then SIGTERM, then SIGKILL, without holding up the caller.
     public func stop() {
-        guard process.isRunning else { return }
-        send("quit")
-        try? input.close()
-        let process = self.process
-        Thread.detachNewThread {
-            let deadline = ContinuousClock.now + .seconds(3)
-            while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
-            if process.isRunning { process.terminate() }
-            let killDeadline = ContinuousClock.now + .seconds(2)
-            while process.isRunning && ContinuousClock.now < killDeadline { Thread.sleep(forTimeInterval: 0.02) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
+        lab.stop()
     }
 }

@@ -43,7 +43,7 @@ extension CapturedDatabase {
             var fields: [(String, JSONValue)] = [
                 ("handle", .int(Int(a.handle.rawValue))), ("handle_hex", .string(a.handle.description)),
                 ("type", .string(uuidText(type))),
-                ("value_hex", .string(a.value.map { $0.isEmpty ? "" : hexString($0) } ?? "")),
+                ("value_hex", .string(a.value.map { hexString($0, empty: "") } ?? "")),
                 ("permission_bits", .int(bits)),
                 ("value_complete", .bool(a.value != nil && a.valueIsComplete)),
                 ("readable", optionalBool(a.readable)), ("writable", optionalBool(a.writable)),

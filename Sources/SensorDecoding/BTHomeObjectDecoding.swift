@@ -1,3 +1,5 @@
+import BluetoothCore
+
 /// Reads the BTHome object list (bthome.io/format) from plaintext.
 enum BTHomeObjectDecoding {
     /// The objects in `bytes`, whose first byte is at service-data offset `base`; stops at
@@ -22,7 +24,7 @@ enum BTHomeObjectDecoding {
 
     static func value(of type: BTHomeObjectType, _ data: ArraySlice<UInt8>, at offset: Int) throws(SensorDecodingError)
         -> DecodedValue {
-        let raw = hex(data)
+        let raw = hexString(data, empty: "")
         var reader = PayloadReader(data, base: offset)
         switch type.kind {
         case .sensor:

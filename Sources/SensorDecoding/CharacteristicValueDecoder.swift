@@ -1,3 +1,5 @@
+import BluetoothCore
+
 /// Decodes characteristic values in one ``ValueFormat``, with the config's optional `scale`
 /// and `unit`.
 ///
@@ -34,7 +36,7 @@ public struct CharacteristicValueDecoder: Hashable, Sendable {
     /// The value of `bytes`, or an error naming the offset at fault.
     public func decode(_ bytes: ArraySlice<UInt8>) throws(SensorDecodingError) -> DecodedValue {
         var reader = PayloadReader(bytes)
-        let raw = SensorDecoding.hex(bytes)
+        let raw = hexString(bytes, empty: "")
         switch format {
         case .u8, .u16le, .u32le:
             let width = format == .u8 ? 1 : format == .u16le ? 2 : 4

@@ -1,3 +1,5 @@
+import BluetoothCore
+
 /// An Eddystone frame: service data under UUID 0xFEAA (github.com/google/eddystone).
 /// All multi-byte fields are big endian.
 public enum EddystoneFrame: Hashable, Sendable {
@@ -74,8 +76,8 @@ public enum EddystoneFrame: Hashable, Sendable {
     public var readings: [DecodedReading] {
         switch self {
         case let .uid(namespace, instance, txPower):
-            [DecodedReading(key: "namespace", value: DecodedValue(value: .string(hex(namespace)))),
-             DecodedReading(key: "instance", value: DecodedValue(value: .string(hex(instance)))),
+            [DecodedReading(key: "namespace", value: DecodedValue(value: .string(hexString(namespace, empty: "")))),
+             DecodedReading(key: "instance", value: DecodedValue(value: .string(hexString(instance, empty: "")))),
              DecodedReading(key: "tx_power", value: DecodedValue(value: .integer(txPower), unit: "dBm"))]
         case let .url(url, txPower):
             [DecodedReading(key: "url", value: DecodedValue(value: .string(url))),

@@ -18,7 +18,7 @@ public struct IBeacon: Hashable, Sendable {
     /// Decodes manufacturer data: `companyID` and the bytes after it.
     public init(companyID: UInt16, data: ArraySlice<UInt8>) throws(SensorDecodingError) {
         guard companyID == Self.companyID else {
-            throw SensorDecodingError(.notThisFormat("iBeacon (company 0x\(hex(UInt8(companyID >> 8)))\(hex(UInt8(companyID & 0xFF))) is not Apple)"), offset: 0)
+            throw SensorDecodingError(.notThisFormat("iBeacon (company 0x\(hexString(companyID, digits: 4)) is not Apple)"), offset: 0)
         }
         var reader = PayloadReader(data)
         let type = try reader.u8("type")

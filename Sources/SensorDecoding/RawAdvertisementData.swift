@@ -19,11 +19,11 @@ public struct RawAdvertisementData: Hashable, Sendable {
     public var readings: [DecodedReading] {
         let services = serviceData.sorted { $0.key < $1.key }.map { uuid, bytes in
             DecodedReading(key: "service_data_" + uuid.description.lowercased(),
-                           value: DecodedValue(value: .string(hex(bytes)), hex: hex(bytes)))
+                           value: DecodedValue(value: .string(hexString(bytes, empty: "")), hex: hexString(bytes, empty: "")))
         }
         let companies = manufacturerData.sorted { $0.key < $1.key }.map { company, bytes in
-            DecodedReading(key: "manufacturer_data_" + hex(UInt8(company >> 8)) + hex(UInt8(company & 0xFF)),
-                           value: DecodedValue(value: .string(hex(bytes)), hex: hex(bytes)))
+            DecodedReading(key: "manufacturer_data_" + hexString(company, digits: 4),
+                           value: DecodedValue(value: .string(hexString(bytes, empty: "")), hex: hexString(bytes, empty: "")))
         }
         return services + companies
     }

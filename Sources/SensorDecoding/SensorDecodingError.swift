@@ -1,3 +1,5 @@
+import BluetoothCore
+
 /// Why bytes from a peer could not be decoded: the reason, and the byte offset it refers to.
 ///
 /// Offsets count from the first byte handed to the decoder: the first byte of a
@@ -54,9 +56,9 @@ public struct SensorDecodingError: Error, Hashable, Sendable, CustomStringConver
         case let .trailingBytes(count): what = "\(count) unexpected trailing bytes"
         case let .invalidValue(field, value): what = "\(field): invalid value \(value)"
         case let .invalidUTF8(field): what = "\(field): not UTF-8"
-        case let .unknownObjectID(id): what = "unknown BTHome object id 0x\(hex(id))"
+        case let .unknownObjectID(id): what = "unknown BTHome object id 0x\(hexString(id, digits: 2))"
         case let .unsupportedVersion(version): what = "unsupported BTHome version \(version)"
-        case let .unsupportedFrame(type): what = "unsupported frame type 0x\(hex(type))"
+        case let .unsupportedFrame(type): what = "unsupported frame type 0x\(hexString(type, digits: 2))"
         case let .notThisFormat(format): what = "not \(format)"
         case .missingBindKey: what = "encrypted, and no bind key is configured"
         case let .invalidBindKeyLength(count): what = "bind key is \(count) bytes, not 16"

@@ -1,3 +1,5 @@
+import BluetoothCore
+
 /// A payload (a gateway's `/set` message) as the bytes of a characteristic value: the
 /// format read backwards. Hostile payloads (MQTT from anyone) get a ``Refusal``, never a trap.
 public enum ValueEncoding {
@@ -36,15 +38,8 @@ public enum ValueEncoding {
     }
 
     static func hex(_ text: String) throws(Refusal) -> [UInt8] {
-        let digits = text.filter { !$0.isWhitespace && $0 != ":" }
-        guard digits.count % 2 == 0, digits.count <= 1024 else { throw Refusal(description: "not hex bytes: \(text.prefix(40))") }
-        var out: [UInt8] = []
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else { throw Refusal(description: "not hex bytes: \(text.prefix(40))") }
-            out.append(byte)
-            index = next
+        guard let out = parseHex(text, separators: " \t\n\r:"), out.count <= 512 else {
+            throw Refusal(description: "not hex bytes: \(text.prefix(40))")
         }
         return out
     }

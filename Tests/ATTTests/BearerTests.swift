@@ -1,5 +1,6 @@
 import Testing
 @testable import ATT
+import HexTestSupport
 
 /// The sequential protocol of Vol 3 Part F §3.3, driven with explicit time.
 @Suite struct BearerTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ATT
+import HexTestSupport
 
 @Suite struct BluetoothUUIDTests {
     @Test func sixteenBitThroughTheBaseUUID() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ATT
+import HexTestSupport
 
 /// Every PDU in the conformance vectors decodes and re-encodes byte-identically. A PDU
 /// flagged `exceeds_att_mtu` (the held-back /512B vectors) must refuse to encode at its MTU.

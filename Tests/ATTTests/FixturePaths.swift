@@ -8,12 +8,3 @@ enum FixturePaths {
     static let fixtures = root.appendingPathComponent("Fixtures")
     static let vectors = fixtures.appendingPathComponent("conformance/gatt-vectors.json")
 }
-
-func bytes(_ hex: String) -> [UInt8] {
-    var out: [UInt8] = []
-    var chars = hex.filter { !$0.isWhitespace }.makeIterator()
-    while let a = chars.next(), let b = chars.next() {
-        out.append(UInt8(String([a, b]), radix: 16)!)
-    }
-    return out
-}

@@ -35,7 +35,7 @@ import BluetoothCore
         var out = ""
         JSONString.appendEscaped("a\u{1b}[2J\"\n", to: &out) { $0.value == 0x1B ? "<ESC>" : nil }
         #expect(out == #"a<ESC>[2J\"\n"#)
-        #expect(JSONString.hex(0x1B, digits: 2) == "1b" && JSONString.hex(0x2028, digits: 2) == "2028")
+        #expect(hexString(0x1B, digits: 2) == "1b" && hexString(0x2028, digits: 2) == "2028")
     }
 
     @Test func jsonValueStringsAreUnchanged() {

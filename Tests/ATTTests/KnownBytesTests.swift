@@ -1,6 +1,7 @@
 import ATTPresentation
 import Testing
 @testable import ATT
+import HexTestSupport
 
 /// One known PDU per opcode: it decodes to the expected fields, prints as a dissector
 /// line, and re-encodes to the same bytes.

@@ -1,5 +1,6 @@
 import Testing
 @testable import ATT
+import HexTestSupport
 
 /// Truncated and oversized input for every opcode, and the strict checks of list
 /// responses. Every failure is a typed error with a byte offset, never a trap.

@@ -1,5 +1,6 @@
 import Testing
 @testable import ATT
+import HexTestSupport
 
 /// Property-style round trips: many generated values of every PDU type encode, decode
 /// back equal, and re-encode to the same bytes.

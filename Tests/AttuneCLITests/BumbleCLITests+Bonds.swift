@@ -1,3 +1,4 @@
+import BluetoothCore
 import Capture
 import Foundation
 import Testing
@@ -18,7 +19,7 @@ extension BumbleCLITests {
             try? FileManager.default.removeItem(atPath: second)
         }
         let handle = String(format: "0x%04x", try #require(lab.handles["protected"]))
-        let expected = Array("attune-encrypted".utf8).map { String(format: "%02x", $0) }.joined()
+        let expected = hexString(Array("attune-encrypted".utf8))
         for capture in [first, second] {
             let run = try await AttuneProcess.run(["read", lab.address, handle, "--random", "--transport", lab.transport,
                                                    "--snoop", capture], timeout: 60, store: store)

@@ -1,3 +1,4 @@
+import BluetoothCore
 import ControllerTestSupport
 import Foundation
 import Testing
@@ -12,7 +13,7 @@ extension BumbleCLITests {
     /// Bumble's own figure between two of its devices.
     static let passkeyLab = ["--protected-auth", "--io", "display", "--central-io", "keyboard", "--mitm",
                              "--passkey", passkey]
-    static let protectedValue = Array("attune-encrypted".utf8).map { String(format: "%02x", $0) }.joined()
+    static let protectedValue = hexString(Array("attune-encrypted".utf8))
 
     @Test("read --passkey N pairs Passkey Entry (Bumble displays N) and reads a value needing an authenticated key",
           .timeLimit(.minutes(20)))

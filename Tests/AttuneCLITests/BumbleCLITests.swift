@@ -1,3 +1,4 @@
+import BluetoothCore
 import ControllerTestSupport
 import Foundation
 import MQTTTestSupport
@@ -38,7 +39,7 @@ struct BumbleCLITests {
         let run = try await AttuneProcess.run(["read", lab.address, String(format: "0x%04x", handle), "--random", "--json",
                                          "--transport", lab.transport], timeout: 30)
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        let expected = (0..<300).map { String(format: "%02x", ($0 * 7 + 3) & 0xFF) }.joined()
+        let expected = hexString((0..<300).map { UInt8(($0 * 7 + 3) & 0xFF) })
         #expect(run.stdout.jsonObject?["value"] as? String == expected)
     }
 

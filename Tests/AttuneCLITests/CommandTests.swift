@@ -1,3 +1,4 @@
+import BluetoothCore
 import Foundation
 import Glibc
 import Testing
@@ -93,7 +94,7 @@ struct CommandTests {
         let object = try #require(long.stdout.jsonObject)
         #expect(object["length"] as? Int == 300)
         let expected = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 / 256 &+ 1) }
-        #expect(object["value"] as? String == expected.map { String(format: "%02x", $0) }.joined())
+        #expect(object["value"] as? String == hexString(expected))
         let descriptor = try await AttuneProcess.run(["read", Self.demo, "0x0017"] + Self.memory)
         #expect(descriptor.stdout == "0000\n", "the CCCD of the heart-rate measurement, off")
     }

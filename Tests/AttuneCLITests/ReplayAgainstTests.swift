@@ -1,3 +1,4 @@
+import BluetoothCore
 import Foundation
 import Testing
 
@@ -23,7 +24,7 @@ struct ReplayAgainstTests {
         let read = try #require(lines.firstIndex { $0.hasPrefix("  Read 0x0003: DIVERGED (") })
         #expect(lines[read + 1] == "    captured server: Read Response value 42756d626c654c616250656572  [0b42756d626c654c616250656572]")
         #expect(lines[read + 2] == "    captured: value 42756d626c654c616250656572")
-        #expect(lines[read + 3] == "    live:     value \(Data("Attune Demo".utf8).map { String(format: "%02x", $0) }.joined())")
+        #expect(lines[read + 3] == "    live:     value \(hexString(Data("Attune Demo".utf8)))")
         // The battery level notifies: live data, a known cause.
         #expect(run.stdout.contains("why:      handle 0x0010 belongs to a characteristic that notifies or indicates"))
         let summary = try #require(lines.last)

@@ -113,7 +113,7 @@ struct ATTFailureCauseTests {
         }
         let (_, peripheral) = try await RawATTPeer.connect(radio)
         let error = try #require(await failure { () async throws(AttuneError) in try await peripheral.readValue(for: RawATTPeer.readable) })
-        #expect(error == .peripheralDisconnected(.hci(HCIStatus(0x13))))
+        #expect(error == .peripheralDisconnected(.hci(HCIStatus.remoteUserTerminatedConnection)))
         #expect(error.description
                 == "peripheral disconnected: Remote User Terminated Connection (HCI 0x13); the peripheral closed the connection")
     }

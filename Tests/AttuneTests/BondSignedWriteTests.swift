@@ -54,7 +54,7 @@ struct BondSignedWriteTests {
         link.peer.push(.received(try Self.signed(handle, [3], counter: 6, key: Self.otherKey)))
         #expect(try await link.read(handle) == [0x0B, 1], "a signature from another key is dropped")
         #expect(store.record(for: id)?.bond?.peerSignCounter == 5)
-        link.peer.finish(.closed(.hci(HCIStatus(0x13))))
+        link.peer.finish(.closed(.hci(HCIStatus.remoteUserTerminatedConnection)))
 
         // The next process, on the same store: the replay is still refused.
         let again = PeripheralAccessRuleTests.SecuredLink()
@@ -66,7 +66,7 @@ struct BondSignedWriteTests {
         again.peer.push(.received(try Self.signed(handle, [7], counter: 6)))
         #expect(try await again.read(handle) == [0x0B, 7])
         #expect(store.record(for: id)?.bond?.peerSignCounter == 6)
-        again.peer.finish(.closed(.hci(HCIStatus(0x13))))
+        again.peer.finish(.closed(.hci(HCIStatus.remoteUserTerminatedConnection)))
     }
 
     @Test("a central without a bond (or a bond without its CSRK) has its signed writes dropped")
@@ -79,7 +79,7 @@ struct BondSignedWriteTests {
         await manager.accept(link)
         link.peer.push(.received(try Self.signed(handle, [1], counter: 0)))
         #expect(try await link.read(handle) == [0x0B, 0])
-        link.peer.finish(.closed(.hci(HCIStatus(0x13))))
+        link.peer.finish(.closed(.hci(HCIStatus.remoteUserTerminatedConnection)))
     }
 
     // MARK: Central role

@@ -121,7 +121,7 @@ struct BondStoreTests {
         #expect(StoreBondKeeper(store: reopened).hostIdentity() == first)
         #expect(try Self.mode(dir + "/" + FileStore.identityFileName) == 0o600)
         #expect(reopened.records().isEmpty, "the identity file is no peripheral record")
-        #expect(!"\(first)".contains(first.identityResolvingKey.map { String(format: "%02x", $0) }.joined()))
+        #expect(!"\(first)".contains(hexString(first.identityResolvingKey)))
     }
 
     @Test("a corrupt identity file is reported and set aside; a new identity replaces it")

@@ -58,7 +58,7 @@ struct ConnectionLifecycleTests {
         _ = m.linkUp(at: seconds(1))
         _ = m.gattPhase(.discovering)
         #expect(m.phase == .discovering)
-        let reason = DisconnectReason.hci(HCIStatus(0x08))
+        let reason = DisconnectReason.hci(HCIStatus.connectionTimeout)
         let dropped = m.linkDown(reason, at: seconds(1.5))
         #expect(dropped.first == .failPendingOperations(reason))
         #expect(dropped.events == [.connectFailed(.peripheralDisconnected(reason)), .phase(.disconnected),
@@ -107,11 +107,11 @@ struct ConnectionLifecycleTests {
         var m = Self.readyMachine(config, random: 0.5)   // each delay is 75 % of its base
         var now = seconds(100)
         var gaps: [Duration] = []
-        var actions = m.linkDown(.hci(HCIStatus(0x08)), at: now)
+        var actions = m.linkDown(.hci(HCIStatus.connectionTimeout), at: now)
         for attempt in 0..<9 {
             guard let at = m.reconnectAt else { Issue.record("no reconnect pending"); return }
             gaps.append(at.duration(since: now))
-            #expect(actions.events.contains(.disconnected(attempt == 0 ? .hci(HCIStatus(0x08)) : .connectionTimeout,
+            #expect(actions.events.contains(.disconnected(attempt == 0 ? .hci(HCIStatus.connectionTimeout) : .connectionTimeout,
                                                           reconnectAt: at)))
             now = at
             #expect(m.tick(at: now).contains(.openLink))
@@ -125,14 +125,14 @@ struct ConnectionLifecycleTests {
         _ = m.linkUp(at: now)
         _ = m.gattReady(at: now)
         #expect(m.phase == .ready)
-        _ = m.linkDown(.hci(HCIStatus(0x13)), at: seconds(1000))
+        _ = m.linkDown(.hci(HCIStatus.remoteUserTerminatedConnection), at: seconds(1000))
         #expect(m.reconnectAt == seconds(1000.75))
     }
 
     @Test func cancelWhileReconnectPendingIsSurfacedAndEndsSubscriptions() {
         let config = LifecycleConfiguration(reconnect: .automatic(Backoff(jitter: 0)))
         var m = Self.readyMachine(config)
-        _ = m.linkDown(.hci(HCIStatus(0x08)), at: seconds(10))
+        _ = m.linkDown(.hci(HCIStatus.connectionTimeout), at: seconds(10))
         let cancelled = m.cancel(at: seconds(10.5))
         #expect(cancelled.events == [.phase(.disconnected), .disconnected(.cancelled, reconnectAt: nil)])
         #expect(cancelled.contains(.endSubscriptions(.cancelled)))
@@ -142,7 +142,7 @@ struct ConnectionLifecycleTests {
 
     @Test func withoutReconnectADropEndsEverySubscriptionWithItsReason() {
         var m = Self.readyMachine(LifecycleConfiguration())
-        let reason = DisconnectReason.hci(HCIStatus(0x13))
+        let reason = DisconnectReason.hci(HCIStatus.remoteUserTerminatedConnection)
         let dropped = m.linkDown(reason, at: seconds(3))
         #expect(dropped.events == [.phase(.disconnected), .disconnected(reason, reconnectAt: nil)])
         #expect(dropped.last == .endSubscriptions(.peripheralDisconnected(reason)))
@@ -155,8 +155,8 @@ struct ConnectionLifecycleTests {
         #expect(cancel == [.failPendingOperations(.cancelled), .closeLink, .deliver(.phase(.disconnecting)),
                            .schedule(seconds(6))])
         #expect(m.connectionState == .disconnecting)
-        let down = m.linkDown(.hci(HCIStatus(0x16)), at: seconds(1.1))
-        #expect(down.events == [.phase(.disconnected), .disconnected(.hci(HCIStatus(0x16)), reconnectAt: nil)])
+        let down = m.linkDown(.hci(HCIStatus.connectionTerminatedByLocalHost), at: seconds(1.1))
+        #expect(down.events == [.phase(.disconnected), .disconnected(.hci(HCIStatus.connectionTerminatedByLocalHost), reconnectAt: nil)])
         #expect(m.reconnectAt == nil)
     }
 
@@ -170,9 +170,9 @@ struct ConnectionLifecycleTests {
     @Test func firstConnectFailureIsNotRetriedEvenWithAutomaticReconnect() {
         var m = ConnectionLifecycle(configuration: LifecycleConfiguration(reconnect: .automatic))
         _ = m.connect(at: .zero)
-        let failed = m.linkFailed(.hci(HCIStatus(0x3E)), at: seconds(1))
-        #expect(failed.events == [.connectFailed(.connectionFailed(.hci(HCIStatus(0x3E)))), .phase(.disconnected),
-                                  .disconnected(.hci(HCIStatus(0x3E)), reconnectAt: nil)])
+        let failed = m.linkFailed(.hci(HCIStatus.connectionFailedToBeEstablished), at: seconds(1))
+        #expect(failed.events == [.connectFailed(.connectionFailed(.hci(HCIStatus.connectionFailedToBeEstablished))), .phase(.disconnected),
+                                  .disconnected(.hci(HCIStatus.connectionFailedToBeEstablished), reconnectAt: nil)])
         #expect(m.reconnectAt == nil)
     }
 
@@ -180,19 +180,19 @@ struct ConnectionLifecycleTests {
         var m = ConnectionLifecycle(configuration: LifecycleConfiguration(
             reconnect: .automatic(Backoff(jitter: 0)), retriesFirstConnection: true))
         _ = m.connect(at: .zero)
-        let failed = m.linkFailed(.hci(HCIStatus(0x3E)), at: seconds(1))
-        #expect(failed.events == [.connectFailed(.connectionFailed(.hci(HCIStatus(0x3E)))), .phase(.disconnected),
-                                  .disconnected(.hci(HCIStatus(0x3E)), reconnectAt: seconds(2))])
+        let failed = m.linkFailed(.hci(HCIStatus.connectionFailedToBeEstablished), at: seconds(1))
+        #expect(failed.events == [.connectFailed(.connectionFailed(.hci(HCIStatus.connectionFailedToBeEstablished))), .phase(.disconnected),
+                                  .disconnected(.hci(HCIStatus.connectionFailedToBeEstablished), reconnectAt: seconds(2))])
         #expect(m.tick(at: seconds(2)).contains(.openLink))
     }
 
     @Test func connectDuringPendingReconnectStartsAtOnceAndReportsFailure() {
         let config = LifecycleConfiguration(reconnect: .automatic(Backoff(jitter: 0)))
         var m = Self.readyMachine(config)
-        _ = m.linkDown(.hci(HCIStatus(0x08)), at: seconds(10))
+        _ = m.linkDown(.hci(HCIStatus.connectionTimeout), at: seconds(10))
         #expect(m.connect(at: seconds(10.2)).contains(.openLink))
-        let failed = m.linkFailed(.hci(HCIStatus(0x3E)), at: seconds(10.4))
-        #expect(failed.events.first == .connectFailed(.connectionFailed(.hci(HCIStatus(0x3E)))))
+        let failed = m.linkFailed(.hci(HCIStatus.connectionFailedToBeEstablished), at: seconds(10.4))
+        #expect(failed.events.first == .connectFailed(.connectionFailed(.hci(HCIStatus.connectionFailedToBeEstablished))))
         #expect(m.reconnectAt == seconds(12.4), "background attempts go on with the next backoff step")
     }
 }

@@ -168,7 +168,7 @@ struct EndToEndTests {
         let serverEvents = rig.peripheralManager.events
         rig.radio.dropLinks()
         let sawDrop = try await first(events, "disconnect") {
-            if case .disconnected(.hci(HCIStatus(0x08)), let at) = $0 { return at != nil } else { return false }
+            if case .disconnected(.hci(HCIStatus.connectionTimeout), let at) = $0 { return at != nil } else { return false }
         }
         _ = sawDrop
         let seen = try await collect(events, until: .phase(.ready))

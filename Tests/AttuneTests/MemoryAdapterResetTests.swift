@@ -40,7 +40,7 @@ struct MemoryAdapterResetTests {
         let disconnected = try await first(events, "the link's end") { event in
             if case .disconnected = event { return true } else { return false }
         }
-        #expect(disconnected == .disconnected(.hci(HCIStatus(0x16)), reconnectAt: nil),
+        #expect(disconnected == .disconnected(.hci(HCIStatus.connectionTerminatedByLocalHost), reconnectAt: nil),
                 "ended by our own (local) controller")
         try await eventually("the peer saw the link go") { await rig.manager.connectedCentrals.count == 1 }
         #expect(await bystander.state == .connected, "another central's controller is not reset")

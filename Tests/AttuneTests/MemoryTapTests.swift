@@ -37,7 +37,7 @@ struct MemoryTapTests {
         #expect(connection == 1)
         #expect(peripheralAddress == demoAddress)
         #expect(centralAddress != peripheralAddress)
-        #expect(events.last == .disconnected(connection: 1, reason: HCIStatus(0x16)), "closed by us, reported once")
+        #expect(events.last == .disconnected(connection: 1, reason: HCIStatus.connectionTerminatedByLocalHost), "closed by us, reported once")
         let pdus = events.compactMap { e -> (Bool, [UInt8])? in
             if case let .pdu(_, fromCentral, bytes) = e { return (fromCentral, bytes) }
             return nil
@@ -63,7 +63,7 @@ struct MemoryTapTests {
         #expect(Array(fragments[0].payload.prefix(8)) == [0x07, 0x20, 251, 0, 0x90, 0x01, 0x04, 0x00])
         #expect(Array(fragments[1].payload.prefix(4)) == [0x07, 0x10, 153, 0])
 
-        let down = MemorySnoop.records(for: .disconnected(connection: 7, reason: HCIStatus(0x13)), at: 1_000_002)
+        let down = MemorySnoop.records(for: .disconnected(connection: 7, reason: HCIStatus.remoteUserTerminatedConnection), at: 1_000_002)
         #expect(Array(down[0].payload) == [0x05, 4, 0x00, 0x07, 0x00, 0x13])
     }
 
@@ -74,7 +74,7 @@ struct MemoryTapTests {
         snoop.record(.connected(connection: 1, central: BluetoothAddress(rawValue: 2), peripheral: BluetoothAddress(rawValue: 1)))
         snoop.record(.pdu(connection: 1, fromCentral: true, [0x0A, 0x03, 0x00]))
         snoop.record(.pdu(connection: 1, fromCentral: false, [0x0B, 0x41]))
-        snoop.record(.disconnected(connection: 1, reason: HCIStatus(0x16)))
+        snoop.record(.disconnected(connection: 1, reason: HCIStatus.connectionTerminatedByLocalHost))
         try snoop.finish()
         snoop.record(.pdu(connection: 1, fromCentral: true, [0x0A, 0x03, 0x00]))   // ignored after finish
 

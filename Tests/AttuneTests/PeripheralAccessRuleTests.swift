@@ -76,6 +76,6 @@ struct PeripheralAccessRuleTests {
 
         link.level.withLock { $0 = .secure }
         #expect(try await link.read(secure) == [0x0B, 2])
-        link.peer.finish(.closed(.hci(HCIStatus(0x13))))
+        link.peer.finish(.closed(.hci(HCIStatus.remoteUserTerminatedConnection)))
     }
 }

@@ -70,8 +70,8 @@ struct ProcedureEdgeTests {
         let read = Task { try await rig.peripheral.readValue(for: rig[Self.slow]) }
         // The request reached the application, which never answers; then the link drops.
         _ = try await first(rig.manager.requests, "read request") { _ in true }
-        rig.radio.dropLinks(reason: HCIStatus(0x08))
-        await #expect(throws: AttuneError.peripheralDisconnected(.hci(HCIStatus(0x08)))) { _ = try await read.value }
+        rig.radio.dropLinks(reason: HCIStatus.connectionTimeout)
+        await #expect(throws: AttuneError.peripheralDisconnected(.hci(HCIStatus.connectionTimeout))) { _ = try await read.value }
         #expect(await rig.peripheral.state == .disconnected)
         await #expect(throws: AttuneError.notConnected) { _ = try await rig.peripheral.readValue(for: rig[Self.blob]) }
     }
@@ -111,7 +111,7 @@ struct ProcedureEdgeTests {
             received += more
         }
         #expect(received.count == 2, "the PDU sent before the close, then the close")
-        if case .closed(let reason) = received.last { #expect(reason == .hci(HCIStatus(0x13))) } else {
+        if case .closed(let reason) = received.last { #expect(reason == .hci(HCIStatus.remoteUserTerminatedConnection)) } else {
             Issue.record("no close event")
         }
     }
@@ -141,13 +141,13 @@ struct ManagerStateCauseTests {
     @Test func errorsDescribeThemselves() {
         #expect(AttuneError.unavailable(.permissionDenied).description
                 == "permission denied: run as root or grant CAP_NET_ADMIN,CAP_NET_RAW")
-        #expect(AttuneError.peripheralDisconnected(.hci(HCIStatus(0x08))).description
+        #expect(AttuneError.peripheralDisconnected(.hci(HCIStatus.connectionTimeout)).description
                 == "peripheral disconnected: Connection Timeout (HCI 0x08); the peripheral stopped answering within the "
                 + "supervision timeout; it may be out of range, powered off or reset")
-        #expect(AttuneError.connectionFailed(.hci(HCIStatus(0x0C))).description
+        #expect(AttuneError.connectionFailed(.hci(HCIStatus.commandDisallowed)).description
                 == "connection failed: Command Disallowed (HCI 0x0c); a connection attempt is already pending on this "
                 + "controller; wait for it to finish or cancel it (another process, such as bluetoothd, may be connecting)")
-        #expect(AttuneError.connectionFailed(.hci(HCIStatus(0x3E))).description
+        #expect(AttuneError.connectionFailed(.hci(HCIStatus.connectionFailedToBeEstablished)).description
                 == "connection failed: Connection Failed to be Established (HCI 0x3e); the peripheral did not answer; "
                 + "it may be out of range or no longer advertising")
         #expect(AttuneError.att(.insufficientAuthentication).description.hasPrefix("ATT error: "))

@@ -27,7 +27,7 @@ struct ReconnectTests {
                 if reasons.count == 3 { break }
             }
         }
-        #expect(reasons == [.hci(HCIStatus(0x08)), .connectionTimeout, .connectionTimeout])
+        #expect(reasons == [.hci(HCIStatus.connectionTimeout), .connectionTimeout, .connectionTimeout])
 
         // It comes back: the next attempt connects and the cache is still good.
         try await manager.startAdvertising(localName: "Away")
@@ -61,7 +61,7 @@ struct ReconnectTests {
         let who = try #require(await manager.connectedCentrals.first)
         await manager.disconnect(who)
         let event = try await first(events, "disconnect") { if case .disconnected = $0 { true } else { false } }
-        #expect(event == .disconnected(.hci(HCIStatus(0x13)), reconnectAt: nil))
+        #expect(event == .disconnected(.hci(HCIStatus.remoteUserTerminatedConnection), reconnectAt: nil))
     }
 
     @Test func resumedGatewayKeepsTryingDevicesThatAreAway() async throws {

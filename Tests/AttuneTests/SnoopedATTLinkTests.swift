@@ -35,7 +35,7 @@ struct SnoopedATTLinkTests {
         link.send([0x02, 0xF7, 0x00])                                   // Exchange MTU Request
         fake.peer.push(.received([0x03, 0x00, 0x02]))
         fake.peer.push(.received(longRead))
-        fake.peer.finish(.closed(.hci(HCIStatus(0x13))))
+        fake.peer.finish(.closed(.hci(HCIStatus.remoteUserTerminatedConnection)))
         var passedOn: [LinkEvent] = []
         while true {   // ends once the fake's inbox is drained
             let batch = await link.receive()
@@ -69,12 +69,12 @@ struct SnoopedATTLinkTests {
         #expect(connected?.peerAddressType == .public)
         #expect(att.map(\.0) == [.sent, .received, .received])
         #expect(att.map(\.1) == [[0x02, 0xF7, 0x00], [0x03, 0x00, 0x02], longRead])
-        #expect(reason == HCIStatus(0x13))
+        #expect(reason == HCIStatus.remoteUserTerminatedConnection)
         #expect(reader.recordCount == 6, "connect, 1 + 1 + 2 ACL, disconnect")
     }
 
     @Test func reasonsWithoutAControllerCodeMapToTheNearestOne() {
-        #expect(SnoopedATTLink.hciReason(.hci(HCIStatus(0x08))) == 0x08)
+        #expect(SnoopedATTLink.hciReason(.hci(HCIStatus.connectionTimeout)) == 0x08)
         #expect(SnoopedATTLink.hciReason(.cancelled) == 0x16)
         #expect(SnoopedATTLink.hciReason(.transport("EPIPE")) == 0x08)
     }

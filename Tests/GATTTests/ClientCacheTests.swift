@@ -89,17 +89,13 @@ struct ClientCacheTests {
         #expect(db.characteristic(valueHandle: 0x12)?.clientConfigurationHandle == 0x13)
     }
 
-    @Test func secondConnectionSkipsDiscoveryThroughTheStore() throws {
-        let store = InMemoryGATTCacheStore()
-        let peer = PeerIdentity("11:22:33:44:55:66")
+    @Test func secondConnectionSkipsDiscoveryWithTheFirstDatabase() throws {
         let server = GATTServer(database: ClientServerPipeTests.database())
         let configuration = GATTClientConfiguration(discoversOnStart: true)
         var first = GATTMemoryPipe(server: server, clientConfiguration: configuration)
         first.start()
-        try first.client.client.save(to: store, peer: peer)
         let fullDiscovery = first.pdusToServer
-        let cached = GATTClient(configuration: configuration, cache: store, peer: peer)
-        var second = GATTMemoryPipe(server: server, clientConfiguration: configuration, clientDatabase: cached.database)
+        var second = GATTMemoryPipe(server: server, clientConfiguration: configuration, clientDatabase: first.client.client.database)
         second.start()
         #expect(second.client.client.isReady)
         #expect(second.pdusToServer == 2)            // Exchange MTU and the Database Hash read
@@ -112,13 +108,5 @@ struct ClientCacheTests {
         let id = h.perform(.exchangeMTU)
         #expect(h.sent.isEmpty)
         #expect(h.results[id]?.success == .mtu(100))
-    }
-
-    @Test func inMemoryStoreKeysByPeer() {
-        let store = InMemoryGATTCacheStore()
-        let a = PeerIdentity("AA:AA:AA:AA:AA:AA"), b = PeerIdentity("BB:BB:BB:BB:BB:BB")
-        store.store(Self.cached, for: a)
-        #expect(store.database(for: a) == Self.cached)
-        #expect(store.database(for: b) == nil)
     }
 }

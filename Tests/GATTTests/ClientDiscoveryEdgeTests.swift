@@ -32,27 +32,8 @@ struct ClientDiscoveryEdgeTests {
     }
 
     static func discover(_ server: inout EveryHandleServer) -> (Result<GATTClientResponse, GATTClientError>?, Int, String) {
-        var c = GATTClientConfiguration()
-        c.exchangesMTUOnStart = false
-        var connection = GATTLink(configuration: c)
-        let (id, first) = connection.perform(.discoverDatabase, at: .zero)
-        var actions = first
-        var result: Result<GATTClientResponse, GATTClientError>?
-        var lastSent = ""
-        while result == nil {
-            var toSend: [UInt8]?
-            for action in actions {
-                switch action {
-                case let .send(pdu): toSend = pdu
-                case let .complete(done, r) where done == id: result = r
-                default: break
-                }
-            }
-            guard result == nil, let request = toSend else { break }
-            lastSent = hexString(request)
-            actions = connection.receive(server.answer(request)[...], at: .zero)
-        }
-        return (result, server.requests, lastSent)
+        let run = DiscoveryRun { server.answer($0) }
+        return (run.result, server.requests, run.lastSent)
     }
 
     @Test("services up to 0xFFFF, primary and secondary: discovery ends on the last answer")

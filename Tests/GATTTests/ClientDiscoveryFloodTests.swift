@@ -33,33 +33,8 @@ struct ClientDiscoveryFloodTests {
     /// the injected clock moves per response.
     static func discover(_ server: inout FloodingServer, configuration: GATTClientConfiguration = GATTClientConfiguration(),
                          step: Duration = .zero) -> (result: Result<GATTClientResponse, GATTClientError>?, connection: GATTLink, responses: Int) {
-        var c = configuration
-        c.exchangesMTUOnStart = false
-        var connection = GATTLink(configuration: c)
-        var now = MonotonicTime.zero
-        let (id, first) = connection.perform(.discoverDatabase, at: now)
-        var actions = first
-        var result: Result<GATTClientResponse, GATTClientError>?
-        var responses = 0
-        while result == nil {
-            var toSend: [UInt8]?
-            for action in actions {
-                switch action {
-                case let .send(pdu): toSend = pdu
-                case let .complete(done, r) where done == id: result = r
-                default: break
-                }
-            }
-            guard result == nil, let request = toSend else { break }
-            now = now + step
-            if let deadline = connection.deadline, deadline <= now {
-                actions = connection.tick(at: now)
-                if !actions.isEmpty { continue }
-            }
-            responses += 1
-            actions = connection.receive(server.answer(request)[...], at: now)
-        }
-        return (result, connection, responses)
+        let run = DiscoveryRun(configuration: configuration, step: step) { server.answer($0) }
+        return (run.result, run.connection, run.responses)
     }
 
     @Test("10,000 one-service responses: every service found, every request moves forward")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ATT
 @testable import GATT
+import HexTestSupport
 
 @Suite struct DatabaseTests {
     @Test func aesCMACMatchesRFC4493() throws {

@@ -1,6 +1,7 @@
 import Testing
 import ATT
 @testable import GATT
+import HexTestSupport
 
 @Suite struct ClientConfigurationTests {
     @Test func cccdStateIsPerClient() {

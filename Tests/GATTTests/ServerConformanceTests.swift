@@ -1,6 +1,7 @@
 import Testing
 import GATT
 import Replay
+import HexTestSupport
 
 /// The library path of `attune conformance --role server`: every server vector passes.
 @Suite struct ServerConformanceTests {

@@ -1,5 +1,6 @@
 import ATT
 @testable import GATT
+import HexTestSupport
 
 /// Drives a GATTServer with explicit time, one PDU at a time.
 struct ServerHarness {

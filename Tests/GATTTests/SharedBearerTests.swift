@@ -1,6 +1,7 @@
 import Testing
 import ATT
 @testable import GATT
+import HexTestSupport
 
 /// ATT is symmetric: a link's one bearer carries our server's answers and our client's
 /// requests at the same time.

@@ -1,6 +1,7 @@
 import Testing
 import ATT
 @testable import GATT
+import HexTestSupport
 
 /// A PDU sent the wrong way: the engines' dispatch is typed by direction, so these pin
 /// what happens before the PDU ever reaches it.

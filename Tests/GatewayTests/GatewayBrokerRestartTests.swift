@@ -123,19 +123,19 @@ struct GatewayBrokerRestartTests {
             broker.stop()
             // The outage lasts until each device has sent `outage` more values (events, not a delay).
             let atStop = counters.map(\.sent)
-            try await waitUntil("each device sent its outage values") { zip(counters, atStop).allSatisfy { $0.sent >= $1 + outage } }
+            try await eventually("each device sent its outage values") { zip(counters, atStop).allSatisfy { $0.sent >= $1 + outage } }
             try broker.restart()
             // Values sent once the gateway is back on the broker pass straight through.
-            try await waitUntil("the gateway is back on the broker") { mqtt.statistics.connections >= 2 }
+            try await eventually("the gateway is back on the broker") { mqtt.statistics.connections >= 2 }
             let atReconnect = counters.map(\.sent)
-            try await waitUntil("twenty more values from each device") { zip(counters, atReconnect).allSatisfy { $0.sent >= $1 + 20 } }
+            try await eventually("twenty more values from each device") { zip(counters, atReconnect).allSatisfy { $0.sent >= $1 + 20 } }
             for sender in senders { sender.cancel() }
             for sender in senders { await sender.value }
             let sent = counters.map(\.sent)
             let expected = Set(zip(bases, sent).flatMap { base, count in (0..<count).map { base + $0 } })
 
             // Everything the gateway still holds goes out; the subscriber gets what the broker kept.
-            try await waitUntil("the client has sent all it held") {
+            try await eventually("the client has sent all it held") {
                 let s = mqtt.statistics
                 return s.queued == 0 && s.inFlight == 0
             }

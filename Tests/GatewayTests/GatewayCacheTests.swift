@@ -38,7 +38,7 @@ struct GatewayCacheTests {
                 await gateway.start()
                 // This run's own link is set up once its CCCD write (0x12 Write Request) crossed
                 // the radio: a value published late by the run before cannot stand in for it.
-                try? await waitUntil("this run's CCCD write") { requests.count(0x12) > 0 }
+                try? await eventually("this run's CCCD write") { requests.count(0x12) > 0 }
                 #expect(requests.count(0x12) > 0, "run \(run): the gateway subscribed on its link")
                 let before = observer.messages.count
                 let value = await observer.first(after: before, within: hangGuard) { _ in true }

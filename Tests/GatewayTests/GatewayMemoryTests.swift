@@ -70,7 +70,7 @@ struct GatewayMemoryTests {
 
             // The link drops: offline; the scheduler reconnects: online, and values flow again.
             let before = observer.messages.count
-            rig.radio.dropLinks(reason: HCIStatus(0x08))
+            rig.radio.dropLinks(reason: HCIStatus.connectionTimeout)
             let offline = await observer.first(after: before) { $0.topic == "attune/dev/demo/availability" && $0.text == "offline" }
             #expect(offline != nil, "offline when the link drops")
             let dropped = observer.messages.count

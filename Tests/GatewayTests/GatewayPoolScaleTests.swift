@@ -78,12 +78,12 @@ struct GatewayPoolScaleTests {
                 for (index, events) in connections.enumerated() {
                     group.addTask {
                         for await event in events { if case .centralConnected = event { return } }
-                        throw WaitTimedOut(what: "device \(index): its events ended before a central connected")
+                        throw WaitFailed("device \(index): its events ended before a central connected")
                     }
                 }
                 group.addTask {
                     try await Task.sleep(for: hangGuard)
-                    throw WaitTimedOut(what: "every device has a central")
+                    throw WaitFailed("every device has a central")
                 }
                 for _ in 0..<Self.devices { try await group.next() }
                 group.cancelAll()

@@ -6,6 +6,8 @@ import MQTTClient
 import MQTTTestSupport
 import Synchronization
 import Testing
+// The waits every test target shares; re-exported so that each file of the target has them.
+@_exported import WaitTestSupport
 
 /// What every gateway test against the real broker stands on: Debian's mosquitto on
 /// 127.0.0.1, one memory radio, and the recorders, demo peripherals and gateways the test
@@ -126,21 +128,3 @@ final class GatewayTestRig: Sendable {
     }
 }
 
-/// How long a test waits for something before it calls the wait a hang. Only a guard:
-/// minutes, because a loaded two-core machine has held a test's tasks for over four.
-let hangGuard: Duration = .seconds(600)
-
-/// Waits until `condition` holds, checking it every 10 ms, or fails at `limit`. Only for
-/// states nothing announces (a counter a peripheral keeps, say): prefer an event.
-func waitUntil(_ what: String, within limit: Duration = hangGuard, _ condition: () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + limit
-    while !(await condition()) {
-        guard ContinuousClock.now < deadline else { throw WaitTimedOut(what: what) }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}
-
-struct WaitTimedOut: Error, CustomStringConvertible {
-    var what: String
-    var description: String { "nothing within the hang guard: \(what)" }
-}

@@ -108,7 +108,7 @@ struct HCIEncryptionTests {
         var controller = Self.pairingHost(role: 0)
         controller.perform(.startEncryption(handle: 0x01, random: 0, encryptedDiversifier: 0, longTermKey: Self.key), id: 3)
         controller.receive(FakeController.commandStatus(0x2019, status: 0x06))
-        #expect(controller.completions[HostRequestID(3)] == .failure(.commandFailed(LEEnableEncryption.opcode, HCIStatus(0x06))))
+        #expect(controller.completions[HostRequestID(3)] == .failure(.commandFailed(LEEnableEncryption.opcode, HCIStatus.pinOrKeyMissing)))
         var peripheral = Self.pairingHost(role: 1)
         peripheral.perform(.startEncryption(handle: 0x01, random: 0, encryptedDiversifier: 0, longTermKey: Self.key), id: 4)
         guard case .failure(.invalidRequest) = peripheral.completions[HostRequestID(4)] else {

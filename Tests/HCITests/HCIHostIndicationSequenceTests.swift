@@ -52,10 +52,10 @@ struct HCIHostIndicationSequenceTests {
         controller.perform(.disconnect(handle: 0x40, reason: 0x13), id: 2)
         controller.receive(FakeController.commandStatus(0x0406))
         controller.receive(FakeController.disconnectionComplete(handle: 0x40, reason: 0x16))
-        #expect(controller.delivered.contains(.disconnected(handle: 0x40, reason: HCIStatus(0x16))))
+        #expect(controller.delivered.contains(.disconnected(handle: 0x40, reason: HCIStatus.connectionTerminatedByLocalHost)))
         #expect(controller.sent.filter { $0.starts(with: [0x01, 0x06, 0x04]) }.count == 1)
         if case .success(.disconnected(let reason))? = controller.completions[HostRequestID(2)] {
-            #expect(reason == HCIStatus(0x16))
+            #expect(reason == HCIStatus.connectionTerminatedByLocalHost)
         } else {
             Issue.record("disconnect request: \(String(describing: controller.completions[HostRequestID(2)]))")
         }

@@ -34,7 +34,7 @@ struct HCIHostResetTests {
         let before = controller.sent.count
         controller.perform(.reset, id: 3)
         #expect(controller.lastOpcode == 0x0C03, "HCI_Reset first")
-        #expect(controller.delivered.contains(.disconnected(handle: 0x0001, reason: HCIStatus(0x16))),
+        #expect(controller.delivered.contains(.disconnected(handle: 0x0001, reason: HCIStatus.connectionTerminatedByLocalHost)),
                 "the live link ends with Connection Terminated By Local Host")
         #expect(controller.completions[HostRequestID(2)] == .failure(.controllerReset), "the pending connect fails")
         #expect(controller.completions[HostRequestID(3)] == nil, "not done before the controller answered")
@@ -69,7 +69,7 @@ struct HCIHostResetTests {
         var controller = Self.busyHost()
         controller.perform(.disconnect(handle: 0x0001, reason: 0x13), id: 3)
         controller.perform(.reset, id: 4)
-        #expect(controller.completions[HostRequestID(3)] == .success(.disconnected(reason: HCIStatus(0x16))))
+        #expect(controller.completions[HostRequestID(3)] == .success(.disconnected(reason: HCIStatus.connectionTerminatedByLocalHost)))
         let downs = controller.delivered.filter { if case .disconnected = $0 { true } else { false } }
         #expect(downs.count == 1, "the link is reported down once")
     }

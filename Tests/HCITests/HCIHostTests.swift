@@ -143,8 +143,8 @@ struct HCIHostTests {
         #expect(controller.sent.last == [0x01, 0x06, 0x04, 3, 0x01, 0x00, 0x13])
         controller.receive(FakeController.commandStatus(0x0406))
         controller.receive(FakeController.disconnectionComplete(handle: 0x0001, reason: 0x16))
-        #expect(controller.completions[HostRequestID(2)] == .success(.disconnected(reason: HCIStatus(0x16))))
-        #expect(controller.delivered.contains(.disconnected(handle: 0x0001, reason: HCIStatus(0x16))))
+        #expect(controller.completions[HostRequestID(2)] == .success(.disconnected(reason: HCIStatus.connectionTerminatedByLocalHost)))
+        #expect(controller.delivered.contains(.disconnected(handle: 0x0001, reason: HCIStatus.connectionTerminatedByLocalHost)))
     }
 
     @Test("connect timeout cancels the attempt and fails with connectionTimedOut")

@@ -1,8 +1,7 @@
 @testable import MQTTClient
 
-/// How long a test waits for an event before it calls the wait a hang. Only a guard:
-/// minutes, because a loaded two-core machine has held a test's tasks for over four.
-let hangGuard: Duration = .seconds(600)
+// The waits every test target shares; re-exported so that each file of the target has them.
+@_exported import WaitTestSupport
 
 /// The first element of `stream` that `predicate` accepts, or nil once `timeout` passes:
 /// a guard against a hang, never a delay the test depends on (absence is shown by a later

@@ -328,7 +328,7 @@ import BluetoothCore
         var h = PairingHarness(central: Self.centralConfig(.noInputNoOutput, sc: false), peripheral: Self.peripheralConfig(.noInputNoOutput))
         h.pair()
         guard let result = h.result(.central), let ltk = result.peerKeys.longTermKey else { Issue.record("no result"); return }
-        let hex = ltk.bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        let hex = hexString(ltk.bytes)
         for text in ["\(result)", String(reflecting: result), "\(h.events[.central] ?? [])", "\(h.central)"] {
             #expect(!text.contains(hex))
             #expect(!text.contains(ltk.bytes.map { String($0) }.joined(separator: ", ")))

@@ -48,7 +48,7 @@ struct BondReconnectInteropTests {
         }
         let saved = try #require(bond)
         #expect(saved.isSecureConnections && saved.keySize == 16 && !saved.isAuthenticated)
-        #expect(!"\(saved)".contains(Self.hex(saved.longTermKey)), "a bond never prints its key")
+        #expect(!"\(saved)".contains(hexString(saved.longTermKey)), "a bond never prints its key")
         #expect(centralA.bonds.map(\.identifier) == [peripheralA.identifier])
         _ = try await lab.waitFor("paired", timeout: hangGuard)
         let identityA = try #require(storeA.hostIdentity)
@@ -165,7 +165,6 @@ struct BondReconnectInteropTests {
         return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
     }
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     static func captureContains(_ path: String, _ key: [UInt8]) throws -> Bool {
         let data = Array(try Data(contentsOf: URL(fileURLWithPath: path)))

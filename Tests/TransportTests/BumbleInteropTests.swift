@@ -152,7 +152,7 @@ struct BumbleInteropTests {
             if case .disconnected(connection.handle, let reason) = event { return reason }
             return nil
         }
-        #expect(reason == HCIStatus(0x13))
+        #expect(reason == HCIStatus.remoteUserTerminatedConnection)
         #expect(ours.host.connectionHandles.isEmpty)
         try await ours.verifyCapture()
     }
@@ -385,7 +385,6 @@ struct BumbleInteropTests {
     static let longReadValue: [UInt8] = (0..<300).map { UInt8(truncatingIfNeeded: $0 * 7 + 3) }
 
     static func uuidBytes(_ text: String) -> [UInt8] {
-        let hex = Array(text.filter { $0 != "-" })
-        return stride(from: 0, to: hex.count, by: 2).map { UInt8(String(hex[$0...$0 + 1]), radix: 16)! }
+        parseHex(text, separators: "-") ?? []
     }
 }

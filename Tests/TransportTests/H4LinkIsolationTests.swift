@@ -12,6 +12,16 @@ extension Floods {
         /// A second peripheral the flooding controller also serves, without flooding.
         static let quietAddress = BluetoothAddress(0xC6, 5, 4, 3, 2, 2)
 
+        /// A central on `peer` with two links up: the flooding peripheral's and the quiet one's.
+        static func twoLinks(to peer: FloodingController) async throws -> (CentralManager, flooding: Peripheral, quiet: Peripheral) {
+            let central = await H4FloodTests.central(for: peer)
+            let flooding = central.peripheral(address: FloodingController.address, type: .random)
+            let quiet = central.peripheral(address: Self.quietAddress, type: .random)
+            try await central.connect(flooding, discoverDatabase: false, preferredMTU: 23)
+            try await central.connect(quiet, discoverDatabase: false, preferredMTU: 23)
+            return (central, flooding, quiet)
+        }
+
         /// Reads Heart Rate Measurement's CCCD `count` times over `peripheral`'s link.
         static func readCCCD(_ peripheral: Peripheral, times count: Int) async throws -> Int {
             let service = try #require(try await peripheral.discoverServices([BluetoothUUID(0x180D)]).first)
@@ -38,11 +48,7 @@ extension Floods {
             let peer = FloodingController(flood: .indications(handle: HeartRateATTServer.valueHandle),
                                           floodOnDiscovery: FloodingController.endless)
             defer { peer.close() }
-            let central = await H4FloodTests.central(for: peer)
-            let flooding = central.peripheral(address: FloodingController.address, type: .random)
-            let quiet = central.peripheral(address: Self.quietAddress, type: .random)
-            try await central.connect(flooding, discoverDatabase: false, preferredMTU: 23)
-            try await central.connect(quiet, discoverDatabase: false, preferredMTU: 23)
+            let (central, flooding, quiet) = try await Self.twoLinks(to: peer)
 
             async let reads = Self.readCCCD(quiet, times: 20)
             let outcome: Result<[Service], AttuneError>
@@ -77,11 +83,7 @@ extension Floods {
         func stalledLinkDoesNotStallTheOther() async throws {
             let peer = FloodingController()
             defer { peer.close() }
-            let central = await H4FloodTests.central(for: peer)
-            let flooding = central.peripheral(address: FloodingController.address, type: .random)
-            let quiet = central.peripheral(address: Self.quietAddress, type: .random)
-            try await central.connect(flooding, discoverDatabase: false, preferredMTU: 23)
-            try await central.connect(quiet, discoverDatabase: false, preferredMTU: 23)
+            let (central, flooding, quiet) = try await Self.twoLinks(to: peer)
             let service = try #require(try await flooding.discoverServices([BluetoothUUID(0x180D)]).first)
             let characteristic = try #require(
                 try await flooding.discoverCharacteristics([BluetoothUUID(0x2A37)], for: service).first)

@@ -27,9 +27,9 @@ import Testing
     }
 
     @Test func infersTheHCIDisconnectReasonFromErrno() {
-        #expect(KernelTransportError(errno: ECONNRESET, operation: "receive").disconnectReason == HCIStatus(0x13))
-        #expect(KernelTransportError(errno: ETIMEDOUT, operation: "receive").disconnectReason == HCIStatus(0x08))
-        #expect(KernelTransportError(errno: ECONNABORTED, operation: "receive").disconnectReason == HCIStatus(0x16))
+        #expect(KernelTransportError(errno: ECONNRESET, operation: "receive").disconnectReason == HCIStatus.remoteUserTerminatedConnection)
+        #expect(KernelTransportError(errno: ETIMEDOUT, operation: "receive").disconnectReason == HCIStatus.connectionTimeout)
+        #expect(KernelTransportError(errno: ECONNABORTED, operation: "receive").disconnectReason == HCIStatus.connectionTerminatedByLocalHost)
         #expect(KernelTransportError(errno: EIO, operation: "receive").disconnectReason == nil)
     }
 }

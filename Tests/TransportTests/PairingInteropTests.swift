@@ -52,7 +52,7 @@ struct PairingInteropTests {
         let address = try #require(lab.ready.device(1, "address"))
         let between = try await lab.run("connect-pair \(address) read", timeout: hangGuard)
         #expect(between.bool("paired") == true, "\(between)")
-        #expect(between.line.contains(Array("attune-encrypted".utf8).map { String(format: "%02x", $0) }.joined()), "\(between)")
+        #expect(between.line.contains(hexString(Array("attune-encrypted".utf8))), "\(between)")
         print("pairing (LE SC Just Works): our central with Bumble's peripheral, read with pairing \(elapsed), "
               + "Bumble saw pairing start → keys in \(Int(bumbleSeconds * 1000)) ms; "
               + "Bumble central with Bumble peripheral: pair() took \(between.line)")

@@ -39,7 +39,7 @@ struct PeripheralAgentInteropTests {
 
         let paired = try await lab.run("connect-pair AttuneAgent read", timeout: hangGuard)
         #expect(paired.bool("paired") == true, "\(paired)")
-        #expect(paired.line.contains(value.map { String(format: "%02x", $0) }.joined()), "\(paired)")
+        #expect(paired.line.contains(hexString(value)), "\(paired)")
         let typed = try await lab.waitFor("passkey_entered", timeout: hangGuard)
         #expect(typed.int("number") == 13_579)
         #expect(shown.value.withLock { $0 } == [13_579], "our agent was shown the passkey")

@@ -125,7 +125,7 @@ struct PublicAPIInteropTests {
                 break
             }
         }
-        #expect(reason == .hci(HCIStatus(0x13)))
+        #expect(reason == .hci(HCIStatus.remoteUserTerminatedConnection))
         #expect(await peripheral.state == .disconnected)
     }
 

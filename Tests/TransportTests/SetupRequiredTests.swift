@@ -1,3 +1,4 @@
+import BumbleTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -22,7 +23,7 @@ struct SetupRequiredTests {
           .enabled(if: InteropLab.pythonAvailable, "python3 is missing: the Bumble check cannot run"))
     func bumbleVenvMissing() throws {
         let venv = FileManager.default.temporaryDirectory.appendingPathComponent("attune-no-venv-\(UUID().uuidString)").path
-        let error = try #require(throws: InteropLab.Failure.self) { try InteropLab.ensureSetup(venv: venv) }
+        let error = try #require(throws: BumbleVenv.Missing.self) { try BumbleVenv.check(venv: venv) }
         #expect(error.description.contains("run Scripts/setup.sh"), "\(error)")
         #expect(!FileManager.default.fileExists(atPath: venv), "the check made a venv")
     }

@@ -128,7 +128,7 @@ struct UserlandAdapterResetTests {
                 break
             }
         }
-        #expect(disconnect == .disconnected(.hci(HCIStatus(0x16)), reconnectAt: nil))
+        #expect(disconnect == .disconnected(.hci(HCIStatus.connectionTerminatedByLocalHost), reconnectAt: nil))
         #expect(await peripheral.state == .disconnected)
         var seen: [ManagerState] = []
         for await state in states {

@@ -62,7 +62,7 @@ struct UserlandBondTests {
         #expect(keys.longTermKey == ltk, "the key that encrypted this link encrypts the next ones")
         #expect(keys.encryptedDiversifier == 0 && keys.random == 0)
         #expect(keys.isSecureConnections && !keys.isAuthenticated && keys.keySize == 16)
-        #expect(!keys.description.contains(UserlandSecurityTests.Harness.hexKey(keys.longTermKey)), "no key in the description")
+        #expect(!keys.description.contains(hexString(keys.longTermKey)), "no key in the description")
         // Our IRK and identity address went out in key distribution.
         let identity = try #require(harness.smpSent.first { $0.first == 0x08 })
         #expect(Array(identity.dropFirst()) == keeper.identity.identityResolvingKey)
@@ -124,7 +124,7 @@ struct UserlandBondTests {
         let keys = try #require(UserlandSecurity.keys(of: result, info))
         #expect(keys.signatureKey == Array(0x40..<0x50))
         #expect(keys.localSignatureKey == Array(0x60..<0x70))
-        #expect(!keys.description.contains(UserlandSecurityTests.Harness.hexKey(Array(0x60..<0x70))), "no key in the description")
+        #expect(!keys.description.contains(hexString(Array(0x60..<0x70))), "no key in the description")
     }
 
     @Test("peripheral: a bonded central's LTK request with the stored EDIV and Rand is answered from the keeper; others negatively")
@@ -264,5 +264,4 @@ struct UserlandBondTests {
 }
 
 extension UserlandSecurityTests.Harness {
-    static func hexKey(_ bytes: [UInt8]) -> String { bytes.map { String($0, radix: 16) }.joined() }
 }

@@ -65,15 +65,6 @@ func appendRange(_ range: AttributeHandleRange, to buffer: inout [UInt8]) {
     appendUInt16(range.end.rawValue, to: &buffer)
 }
 
-/// Lowercase hex of a byte sequence, "(empty)" when there are none.
-public func hexString<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-    if bytes.isEmpty { return "(empty)" }
-    var out = ""
-    out.reserveCapacity(bytes.count * 2)
-    for b in bytes { out += hex2(b) }
-    return out
-}
-
 /// "0x2803 (Characteristic)" for assigned numbers, the UUID text otherwise.
 func describeUUID(_ uuid: BluetoothUUID) -> String {
     if uuid.width == .bits16, let v = uuid.uint16 {

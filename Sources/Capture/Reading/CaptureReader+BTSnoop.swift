@@ -43,11 +43,11 @@ extension CaptureReader {
         guard included <= original else {
             throw corrupt("included length \(included) exceeds the original length \(original)", at: start)
         }
-        guard Capture.btsnoopTimestamps.contains(stamp) else {
+        guard BTSnoopTime.timestamps.contains(stamp) else {
             throw corrupt("timestamp 0x\(String(UInt64(bitPattern: stamp), radix: 16)) is outside the btsnoop range "
                 + "(the Unix epoch through year 9999)", at: start)
         }
-        let timestamp = stamp &- Capture.btsnoopEpochOffset
+        let timestamp = stamp &- BTSnoopTime.epochOffset
         let kind: CaptureRecord.Kind
         let direction: CaptureDirection
         let payload: ArraySlice<UInt8>

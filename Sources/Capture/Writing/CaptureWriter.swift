@@ -58,7 +58,7 @@ public struct CaptureWriter<Output: CaptureOutput> {
     /// through year 9999, pcap's 32-bit seconds, pcapng's unsigned 64-bit microseconds.
     var timestamps: ClosedRange<Int64> {
         switch format {
-        case .btsnoop: 0...(Capture.btsnoopTimestamps.upperBound - Capture.btsnoopEpochOffset)
+        case .btsnoop: 0...(BTSnoopTime.timestamps.upperBound - BTSnoopTime.epochOffset)
         case .pcap: 0...(Int64(UInt32.max) * 1_000_000 + 999_999)
         case .pcapng: 0...Int64.max
         }
@@ -114,7 +114,7 @@ public struct CaptureWriter<Output: CaptureOutput> {
             appendBE32(UInt32(truncatingIfNeeded: payload.count + extra))
             appendBE32(flags)
             appendBE32(record.drops)
-            appendBE64(UInt64(bitPattern: record.timestamp &+ Capture.btsnoopEpochOffset))
+            appendBE64(UInt64(bitPattern: record.timestamp &+ BTSnoopTime.epochOffset))
             if let prefix { scratch.append(prefix) }
         case let .pcap(linkType):
             let extra = linkType == .bluetoothLinuxMonitor ? 4 : 5

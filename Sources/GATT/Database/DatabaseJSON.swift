@@ -365,22 +365,3 @@ public enum DatabaseJSON {
         return Int(s)
     }
 }
-
-/// Lowercase or uppercase hex, optional whitespace; nil when malformed.
-public func parseHex(_ s: String) -> [UInt8]? {
-    var out: [UInt8] = []
-    out.reserveCapacity(s.utf8.count / 2)
-    var high: UInt8?
-    for c in s.utf8 {
-        let v: UInt8
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): v = c - UInt8(ascii: "A") + 10
-        case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"): continue
-        default: return nil
-        }
-        if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
-    }
-    return high == nil ? out : nil
-}

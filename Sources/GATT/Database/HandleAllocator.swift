@@ -164,10 +164,7 @@ enum HandleAllocator {
             : .placement(path: path, reason: "from \(hex(start)) it needs handles past 0xffff, the last there is")
     }
 
-    static func hex(_ h: UInt32) -> String {
-        let digits = String(h, radix: 16)
-        return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
+    static func hex(_ h: UInt32) -> String { "0x" + hexString(h, digits: 4) }
 
     static func span(_ r: ClosedRange<UInt32>) -> String { "\(hex(r.lowerBound))…\(hex(r.upperBound))" }
 }

@@ -2,7 +2,7 @@ extension HCIHost {
     /// The reason every link is reported down with when the host resets the controller:
     /// Connection Terminated By Local Host, which is what happened (the controller sends
     /// no Disconnection Complete for links an HCI_Reset drops).
-    static let resetDisconnectionReason = HCIStatus(0x16)
+    static let resetDisconnectionReason = HCIStatus.connectionTerminatedByLocalHost
 
     /// Carries out ``HostRequest/reset``: forgets every command, request and connection of
     /// the controller's old life, then starts the initialisation sequence over with

@@ -1,5 +1,5 @@
 /// What the application asks the host to do. Each request finishes with exactly one
-/// `HostAction.complete` carrying its ``HostRequestID``.
+/// ``HostOutput/Completion`` carrying its ``HostRequestID``.
 public enum HostRequest: Hashable, Sendable {
     case startScanning(ScanConfiguration)
     case stopScanning

@@ -17,12 +17,6 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     /// "0x2006 (OGF 0x08, OCF 0x0006)"
     public var description: String {
-        "0x\(hex(rawValue, 4)) (OGF 0x\(hex(UInt16(ogf), 2)), OCF 0x\(hex(ocf, 4)))"
+        "0x\(hexString(rawValue, digits: 4)) (OGF 0x\(hexString(ogf, digits: 2)), OCF 0x\(hexString(ocf, digits: 4)))"
     }
-}
-
-@usableFromInline
-func hex(_ value: UInt16, _ digits: Int) -> String {
-    let s = String(value, radix: 16)
-    return String(repeating: "0", count: max(0, digits - s.count)) + s
 }

@@ -5,6 +5,22 @@ public struct HCIStatus: RawRepresentable, Hashable, Sendable, CustomStringConve
     @inlinable public init(_ rawValue: UInt8) { self.rawValue = rawValue }
 
     public static let success = HCIStatus(0x00)
+
+    // The codes the host and its tests name, by the spec's names (Vol 1 Part F §1.3);
+    // ``name`` spells every code.
+    public static let authenticationFailure = HCIStatus(0x05)
+    public static let pinOrKeyMissing = HCIStatus(0x06)
+    public static let memoryCapacityExceeded = HCIStatus(0x07)
+    public static let connectionTimeout = HCIStatus(0x08)
+    public static let connectionLimitExceeded = HCIStatus(0x09)
+    public static let commandDisallowed = HCIStatus(0x0C)
+    public static let invalidCommandParameters = HCIStatus(0x12)
+    public static let remoteUserTerminatedConnection = HCIStatus(0x13)
+    public static let remoteDevicePowerOff = HCIStatus(0x15)
+    public static let connectionTerminatedByLocalHost = HCIStatus(0x16)
+    public static let unspecifiedError = HCIStatus(0x1F)
+    public static let unacceptableConnectionParameters = HCIStatus(0x3B)
+    public static let connectionFailedToBeEstablished = HCIStatus(0x3E)
     @inlinable public var isSuccess: Bool { rawValue == 0 }
 
     public var description: String {

@@ -17,7 +17,7 @@ public struct L2CAPChannelID: RawRepresentable, Hashable, Sendable, CustomString
         case 0x0004: return "ATT"
         case 0x0005: return "LE signaling"
         case 0x0006: return "SMP"
-        default: return "0x" + hex(rawValue, 4)
+        default: return "0x" + hexString(rawValue, digits: 4)
         }
     }
 }

@@ -34,7 +34,7 @@ struct ClientVectorReplay {
         // code is checked here too, and never converted with a trap.
         let counterField = action?["sign_counter"]
         let signCounter: UInt32? = counterField == nil || counterField == .null ? 0 : counterField?.intValue.flatMap { UInt32(exactly: $0) }
-        if let csrk = action?["csrk_bytes_as_in_bluez"]?.stringValue.flatMap(parseHex), let signCounter {
+        if let csrk = action?["csrk_bytes_as_in_bluez"]?.stringValue.flatMap({ parseHex($0) }), let signCounter {
             signingKey = SigningKey(csrk: csrk, signCounter: signCounter)
         }
         let configuration = GATTClientConfiguration(
@@ -142,7 +142,7 @@ struct ClientVectorReplay {
         guard let handle = handle(action["handle"]), let range = range(action), let offset = uint16(action["offset"]) else {
             return nil
         }
-        let value = action["value_hex"]?.stringValue.flatMap(parseHex) ?? []
+        let value = action["value_hex"]?.stringValue.flatMap({ parseHex($0) }) ?? []
         let uuid = action["uuid"]?.stringValue.flatMap(BluetoothUUID.init)
         switch action["call"]?.stringValue {
         case "discover_primary_services": return .discoverAllPrimaryServices(in: range)

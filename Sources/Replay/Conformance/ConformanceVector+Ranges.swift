@@ -1,5 +1,6 @@
 import ATTPresentation
 import GATT
+import BluetoothCore
 
 extension ConformanceVector {
     /// Every numeric field a vector may carry, with the values it can take: handles,

@@ -87,7 +87,7 @@ public struct ServerVectorRunner: Sendable {
                  now: MonotonicTime, into out: inout GATTServerOutput) -> String? {
         guard let action, let call = action["call"]?.stringValue else { return "no iut_action to invoke" }
         guard let handle = action["handle"]?.intValue, (1...0xFFFF).contains(handle),
-              let value = action["value_hex"]?.stringValue.flatMap(parseHex) else {
+              let value = action["value_hex"]?.stringValue.flatMap({ parseHex($0) }) else {
             return "iut_action \(call) lacks handle or value_hex"
         }
         let h = AttributeHandle(UInt16(handle))

@@ -9,7 +9,7 @@ public struct SecurityManagerOutput: Sendable {
     public internal(set) var events: [SecurityManagerEvent] = []
 
     public init() {
-        buffer.reserveCapacity(2 * SMP.mtu)
+        buffer.reserveCapacity(2 * SMPPDU.mtu)
     }
 
     /// Clears everything but keeps the storage.

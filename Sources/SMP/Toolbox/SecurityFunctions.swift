@@ -2,8 +2,8 @@ import BluetoothCrypto
 
 /// The Security Manager's cryptographic toolbox (Vol 3 Part H §2.2), under the spec's names.
 ///
-/// Every argument and result is least significant octet first (see ``SMP``): the order the
-/// values travel in PDUs. The spec's formulas concatenate most significant first
+/// Every argument and result is least significant octet first (as everywhere in this module):
+/// the order the values travel in PDUs. The spec's formulas concatenate most significant first
 /// (`U || V || Z` puts U at the top); each function builds that message in the spec's order
 /// and hands it to AES or AES-CMAC in libcrypto, reversing at that border only.
 public enum SecurityFunctions {

@@ -241,15 +241,11 @@ struct UserlandSecurity {
 
     static func describe(_ failure: PairingFailure) -> String {
         switch failure {
-        case .local(let reason): "we sent Pairing Failed, reason 0x\(hex(reason.rawValue)) \(reason)"
-        case .remote(let reason): "the peer sent Pairing Failed, reason 0x\(hex(reason.rawValue)) \(reason)"
+        case .local(let reason): "we sent Pairing Failed, reason 0x\(hexString(reason.rawValue, digits: 2)) \(reason)"
+        case .remote(let reason): "the peer sent Pairing Failed, reason 0x\(hexString(reason.rawValue, digits: 2)) \(reason)"
         case .timeout: "SMP timed out (30 s without the peer completing the procedure, Vol 3 Part H §3.4)"
         case .encryptionFailed(let status): "the link did not encrypt: \(HCIStatus(status).namedDescription)"
         }
     }
 
-    private static func hex(_ value: UInt8) -> String {
-        let digits = String(value, radix: 16)
-        return digits.count == 1 ? "0" + digits : digits
-    }
 }

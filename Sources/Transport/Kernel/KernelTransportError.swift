@@ -93,11 +93,11 @@ public struct KernelTransportError: Error, Equatable, Sendable, CustomStringConv
     /// the best that can be learned from the socket.
     public var disconnectReason: HCIStatus? {
         switch errno {
-        case ETIMEDOUT: return HCIStatus(0x08)     // Connection Timeout
-        case ECONNRESET: return HCIStatus(0x13)    // Remote User Terminated Connection
-        case ECONNABORTED: return HCIStatus(0x16)  // Connection Terminated by Local Host
-        case EACCES: return HCIStatus(0x05)        // Authentication Failure
-        case EHOSTDOWN: return HCIStatus(0x3E)     // Connection Failed to be Established
+        case ETIMEDOUT: return HCIStatus.connectionTimeout     // Connection Timeout
+        case ECONNRESET: return HCIStatus.remoteUserTerminatedConnection    // Remote User Terminated Connection
+        case ECONNABORTED: return HCIStatus.connectionTerminatedByLocalHost  // Connection Terminated by Local Host
+        case EACCES: return HCIStatus.authenticationFailure        // Authentication Failure
+        case EHOSTDOWN: return HCIStatus.connectionFailedToBeEstablished     // Connection Failed to be Established
         default: return nil
         }
     }

@@ -75,13 +75,13 @@ final class MemoryLink: ATTLink {
     func close() {
         // Like HCI_Disconnect with Remote User Terminated: we see our own termination,
         // the peer sees the remote one.
-        close(peerSees: HCIStatus(0x13))
+        close(peerSees: HCIStatus.remoteUserTerminatedConnection)
     }
 
     /// Ends both sides: this one with Connection Terminated By Local Host (0x16), the
     /// peer with `reason`.
     func close(peerSees reason: HCIStatus) {
-        end(HCIStatus(0x16))
+        end(HCIStatus.connectionTerminatedByLocalHost)
         state.withLock { $0.peer }?.end(reason)
     }
 

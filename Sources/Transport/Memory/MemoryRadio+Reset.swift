@@ -25,7 +25,7 @@ extension MemoryRadio {
         }
         guard let taken else { throw .unavailable(.adapterDown("memory radio")) }
         for listener in taken.listeners { listener.yield(ManagerStatus(state: .resetting)) }
-        for link in taken.links { link.close(peerSees: HCIStatus(0x08)) }
+        for link in taken.links { link.close(peerSees: HCIStatus.connectionTimeout) }
         for connect in taken.pending {
             connect.continuation.resume(throwing: AttuneError.connectionFailed(.transport("the controller was reset")))
         }

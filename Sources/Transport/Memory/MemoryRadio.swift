@@ -105,7 +105,7 @@ public final class MemoryRadio: Sendable {
 
     /// Ends every link as if the radio connection was lost (default: Connection Timeout,
     /// 0x08, the supervision timeout).
-    public func dropLinks(reason: HCIStatus = HCIStatus(0x08)) {
+    public func dropLinks(reason: HCIStatus = HCIStatus.connectionTimeout) {
         let links = state.withLock { s -> [MemoryLink] in
             defer { s.links = [] }
             return s.links.map(\.end)
@@ -125,7 +125,7 @@ public final class MemoryRadio: Sendable {
             }
             return s.statusListeners.values.map { ($0.continuation, Self.status(of: $0.owner, s)) }
         }
-        if !on { dropLinks(reason: HCIStatus(0x15)) }
+        if !on { dropLinks(reason: HCIStatus.remoteDevicePowerOff) }
         for (listener, status) in listeners { listener.yield(status) }
     }
 
@@ -158,8 +158,8 @@ public final class MemoryRadio: Sendable {
         }
         for link in links {
             // Our side: the controller is gone (0x15, powered off); the peer's: silence.
-            link.end(HCIStatus(0x15))
-            link.peerEnd?.end(HCIStatus(0x08))
+            link.end(HCIStatus.remoteDevicePowerOff)
+            link.peerEnd?.end(HCIStatus.connectionTimeout)
         }
         for connect in pending { connect.continuation.resume(throwing: AttuneError.unavailable(.adapterDown("memory controller"))) }
         for (listener, status) in listeners { listener.yield(status) }

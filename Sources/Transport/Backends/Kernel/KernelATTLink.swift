@@ -51,7 +51,7 @@ final class KernelATTLink: ATTLink {
             // closed by then) reads as 0x16.
             let ours = socket.isClosed
             if let reason = error.disconnectReason, !ours { return [.closed(.hci(HCIStatus(reason.rawValue)))] }
-            return [.closed(ours ? .hci(HCIStatus(0x16)) : .transport("\(error)"))]
+            return [.closed(ours ? .hci(HCIStatus.connectionTerminatedByLocalHost) : .transport("\(error)"))]
         } catch {
             ended.withLock { $0 = true }
             finishSending()

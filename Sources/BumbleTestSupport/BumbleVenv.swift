@@ -8,8 +8,11 @@ public enum BumbleVenv {
         public let description: String
     }
 
+    /// The repository this file is in (Sources/BumbleTestSupport/ is two levels down).
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// The folder of lab.py, gateway_lab.py and the venv.
-    public static let interopDirectory = GatewayBumbleLab.repositoryRoot.appendingPathComponent("Scripts/interop")
+    public static let interopDirectory = repositoryRoot.appendingPathComponent("Scripts/interop")
     public static var python: URL { interopDirectory.appendingPathComponent(".venv/bin/python") }
 
     private static let checked = Mutex<Result<Void, Missing>?>(nil)
