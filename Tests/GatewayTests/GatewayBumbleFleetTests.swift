@@ -45,7 +45,7 @@ struct GatewayBumbleFleetTests {
         // The peripheral advertises again after each disconnection, as a real device does;
         // each subscription gets 20 values.
         lab.arguments = [Self.interop.appendingPathComponent("lab.py").path, "--role", "peripheral", "--devices", "1",
-                         "--host-controllers", "2", "--readvertise", "--notify-count", "20", "--lifetime", "300"]
+                         "--host-controllers", "2", "--readvertise", "--notify-count", "20", "--lifetime", "600"]
         let input = Pipe(), output = Pipe()
         lab.standardInput = input
         lab.standardOutput = output

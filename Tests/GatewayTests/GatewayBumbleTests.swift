@@ -133,6 +133,12 @@ struct GatewayBumbleTests {
         #expect(cccdWrites.count == 2, "no other CCCD writes: \(cccdWrites.map(\.line))")
         let published = observer.messages.filter { $0.topic == "attune/dev/hr/heart_rate" }.compactMap(Self.value)
         #expect(Set(published).count == published.count, "no value published twice: \(published)")
+        // The lab logs a notification after sending it, so the gateway may publish a value
+        // before its line is read: wait for the line of the last value published (the lab
+        // logs in order, so every earlier one is in by then).
+        if let last = published.max() {
+            try await lab.waitFor("notified") { $0.peer == "hr" && $0.int("value") == last }
+        }
         let sent = Set(lab.events.filter { $0.name == "notified" }.compactMap { $0.int("value") })
         #expect(Set(published).isSubset(of: sent), "every published value is one Bumble notified")
 

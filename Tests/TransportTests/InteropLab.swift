@@ -63,7 +63,7 @@ final class InteropLab: Sendable {
 
     /// Launches the lab; ``start(role:hostControllers:devices:notifyCount:lifetime:name:)`` also waits for it.
     private init(role: String, hostControllers: Int = 1, devices: Int = 1, notifyCount: Int = 3,
-         lifetime: Int = 60, arguments: [String] = [], name: String = #function) throws {
+         lifetime: Int = 600, arguments: [String] = [], name: String = #function) throws {
         let safeName = name.filter { $0.isLetter || $0.isNumber }
         captureDirectory = URL(fileURLWithPath: NSTemporaryDirectory())
             .appendingPathComponent("attune-interop-\(safeName)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -79,7 +79,7 @@ final class InteropLab: Sendable {
     /// turn behind the others of the suite before its own lab starts. `arguments`
     /// go to lab.py as they are (`--protected`, say).
     static func start(role: String, hostControllers: Int = 1, devices: Int = 1, notifyCount: Int = 3,
-                      lifetime: Int = 60, arguments: [String] = [], name: String = #function) async throws -> InteropLab {
+                      lifetime: Int = 600, arguments: [String] = [], name: String = #function) async throws -> InteropLab {
         // Off the cooperative pool: the first lab runs setup.sh (the Bumble venv, minutes on a
         // fresh machine) under a lock every other lab waits on. On the pool that held both of
         // a two-core machine's threads, and every async test of the process stood still.
