@@ -104,6 +104,14 @@ struct GatewayLeaseTests {
                 let messages = observer.messages
                 seen = (messages.indices.dropFirst(seen).first { renewedByB(messages[$0]) } ?? messages.count) + 1
             }
+            // And ten values since a came online, each waited for (renewals can come sooner).
+            var flowing = observer.messages.dropFirst(joined).filter { $0.topic == "attune/dev/demo/heart_rate" }.count
+            while flowing < 10 {
+                let next = observer.messages.count
+                guard await observer.first(after: next, within: hangGuard, where: { $0.topic == "attune/dev/demo/heart_rate" }) != nil
+                else { break }
+                flowing = observer.messages.dropFirst(joined).filter { $0.topic == "attune/dev/demo/heart_rate" }.count
+            }
             let after = observer.messages.dropFirst(joined)
             let values = after.filter { $0.topic == "attune/dev/demo/heart_rate" }
             #expect(values.count >= 10 && values.allSatisfy { Self.via($0) == "b" }, "b keeps it: \(values.compactMap(Self.via))")
