@@ -18,7 +18,7 @@ struct KernelLabPairingTests {
             # LE Secure Connections on the kernel's adapters (off by default on btvirt's).
             for i in 1 2; do echo | btmgmt --index $i sc on >/dev/null 2>&1; done
             \(probe) pairing
-            """], environment: ["KERNEL_LAB_TIMEOUT": "150", "KERNEL_LAB_CONTROLLERS": "3"])
+            """], environment: ["KERNEL_LAB_TIMEOUT": "600", "KERNEL_LAB_CONTROLLERS": "3"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         for check in ["pairing: kernel keys cleared", "pairing: hci1 bondable", "pairing: userland host on user:hci0",

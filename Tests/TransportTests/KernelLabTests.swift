@@ -12,7 +12,7 @@ struct KernelLabTests {
         #expect(access(probe, X_OK) == 0, "KernelLabProbe is not built at \(probe)")
         let capture = KernelLabRunner.packageRoot + "/.lab/probe-\(getpid()).btsnoop"
         defer { unlink(capture) }
-        let run = await KernelLabRunner.run([probe, "att", "200"], environment: ["KERNEL_LAB_BTMON": capture, "KERNEL_LAB_TIMEOUT": "90"])
+        let run = await KernelLabRunner.run([probe, "att", "200"], environment: ["KERNEL_LAB_BTMON": capture, "KERNEL_LAB_TIMEOUT": "600"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         // The manager state and adapter list the VM shows (what `attune state` prints there).

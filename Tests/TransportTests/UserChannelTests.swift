@@ -24,7 +24,7 @@ struct UserChannelTests {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/bin/bash")
                 process.arguments = [labScript, "/bin/bash", script]
-                process.environment = ProcessInfo.processInfo.environment.merging(["KERNEL_LAB_TIMEOUT": "90"]) { $1 }
+                process.environment = ProcessInfo.processInfo.environment.merging(["KERNEL_LAB_TIMEOUT": "600"]) { $1 }
                 let output = Pipe()
                 process.standardOutput = output
                 process.standardError = FileHandle.nullDevice
