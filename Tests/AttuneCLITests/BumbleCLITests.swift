@@ -228,7 +228,11 @@ final class BumbleLab: @unchecked Sendable {
     private static func nextLine(_ pipe: Pipe, _ pending: inout Data, timeout: Double) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while !pending.contains(0x0A) {
-            guard Date() < deadline else { return nil }
+            // availableData blocks until the lab writes: wait for input with the time left,
+            // so a lab that never sends the event ends the wait at its timeout, not its lifetime.
+            var ready = pollfd(fd: pipe.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0, poll(&ready, 1, Int32(min(left * 1000, Double(Int32.max)).rounded(.up))) > 0 else { return nil }
             let chunk = pipe.fileHandleForReading.availableData
             if chunk.isEmpty { return nil }   // end of file: the lab is gone
             pending.append(chunk)

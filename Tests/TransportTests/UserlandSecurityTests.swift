@@ -142,31 +142,37 @@ struct UserlandSecurityTests {
         }
     }
 
+    /// The pairing goes as far as our LE Enable Encryption, both sides derive the LTK, and
+    /// the controller reports the link encrypted. With `peerDistributes`, the peer then
+    /// sees its own encryption and sends its keys (and takes ours).
+    static func encrypt(_ h: inout Harness, peerDistributes: Bool) {
+        // The pairing got as far as the central's LE Enable Encryption: EDIV and Rand zero.
+        guard let command = h.lastEnableEncryption else {
+            Issue.record("no LE Enable Encryption; SMP sent: \(h.smpSent)")
+            return
+        }
+        #expect(command.count == 4 + 28)
+        #expect(Array(command[6..<16]) == Array(repeating: 0, count: 10), "Rand and EDIV are zero for SC")
+        h.receive(H4Packet.commandStatus(LEEnableEncryption.opcode.rawValue))
+        // The peer's controller asked its host for the key: the same LTK.
+        h.peerOut.removeAll()
+        h.peer.longTermKeyRequested(ediv: 0, rand: 0, at: h.now, into: &h.peerOut)
+        guard case .longTermKeyReply(let key)? = h.peerOut.events.last else {
+            Issue.record("the peer has no key: \(h.peerOut.events)")
+            return
+        }
+        #expect(key.bytes == Array(command[16...]), "both sides derived the same LTK")
+        h.receive(Harness.encryptionChange(status: 0, enabled: 1))
+        guard peerDistributes else { return }
+        h.peerOut.removeAll()
+        h.peer.encryptionChanged(at: h.now, into: &h.peerOut)
+        h.deliverPeerOutput()
+    }
+
     @Test("raiseSecurity pairs Secure Connections Just Works, starts encryption with the LTK and succeeds on Encryption Change")
     func pairsAndEncrypts() async {
         var harness = Harness()
-        let result = await harness.raise { h in
-            // The pairing got as far as the central's LE Enable Encryption: EDIV and Rand zero.
-            guard let command = h.lastEnableEncryption else {
-                Issue.record("no LE Enable Encryption; SMP sent: \(h.smpSent)")
-                return
-            }
-            #expect(command.count == 4 + 28)
-            #expect(Array(command[6..<16]) == Array(repeating: 0, count: 10), "Rand and EDIV are zero for SC")
-            h.receive(H4Packet.commandStatus(LEEnableEncryption.opcode.rawValue))
-            // The peer's controller asked its host for the key: the same LTK.
-            h.peerOut.removeAll()
-            h.peer.longTermKeyRequested(ediv: 0, rand: 0, at: h.now, into: &h.peerOut)
-            guard case .longTermKeyReply(let key)? = h.peerOut.events.last else {
-                Issue.record("the peer has no key: \(h.peerOut.events)")
-                return
-            }
-            #expect(key.bytes == Array(command[16...]), "both sides derived the same LTK")
-            h.receive(Harness.encryptionChange(status: 0, enabled: 1))
-            h.peerOut.removeAll()
-            h.peer.encryptionChanged(at: h.now, into: &h.peerOut)
-            h.deliverPeerOutput()
-        }
+        let result = await harness.raise { h in Self.encrypt(&h, peerDistributes: true) }
         #expect(throws: Never.self) { try result.get() }
         #expect(harness.smpSent.first?.first == 0x01, "Pairing Request first")
         // IO NoInputNoOutput (0x03), no OOB, AuthReq Bonding | SC | CT2 (0x29).
@@ -174,6 +180,35 @@ struct UserlandSecurityTests {
         #expect(harness.smpSent.contains { $0.first == 0x0D }, "DHKey Check sent")
         #expect(harness.host.isEncrypted(Self.handle) == true)
         #expect(harness.peerPaired, "key distribution completed on the peer's side")
+    }
+
+    /// Ending the link as soon as it is encrypted left the peer waiting for our keys, with
+    /// no bond on either side (Bumble's legacy Passkey Entry case under load): the waiter
+    /// goes on only when the keys are distributed. Here the peer withholds its keys, so the
+    /// waiter is still waiting when the test ends (which fails it); then, with the keys,
+    /// it succeeds, after our own keys went out.
+    @Test("raiseSecurity returns after key distribution, not at Encryption Change")
+    func waitsForKeyDistribution() async {
+        var withheld = Harness()
+        let early = await withheld.raise { h in Self.encrypt(&h, peerDistributes: false) }
+        #expect(withheld.host.isEncrypted(Self.handle) == true)
+        guard case .failure(let error) = early else {
+            Issue.record("raiseSecurity returned before the keys were distributed")
+            return
+        }
+        #expect("\(error)".contains("the test ended"), "\(error)")
+        var harness = Harness()
+        var sentBeforePeerKeys = 0
+        let result = await harness.raise { h in
+            Self.encrypt(&h, peerDistributes: false)
+            sentBeforePeerKeys = h.smpSent.count
+            h.peerOut.removeAll()
+            h.peer.encryptionChanged(at: h.now, into: &h.peerOut)
+            h.deliverPeerOutput()
+        }
+        #expect(throws: Never.self) { try result.get() }
+        #expect(harness.peerPaired, "the peer has its bond")
+        #expect(harness.smpSent.count > sentBeforePeerKeys, "we sent our keys after the peer's")
     }
 
     @Test("the peer's Pairing Failed fails raiseSecurity with the reason")

@@ -165,7 +165,11 @@ struct UserlandSecurity {
             carryOut(handle, info, host: &host, out: &out, nextID: &nextID, at: now)
         }
         if status.isSuccess && on {
-            resume(handle, .success(()))
+            // A pairing's waiters wait for its key distribution too, which follows the
+            // encryption (Vol 3 Part H §3.6.1): a caller that ended the link as soon as it
+            // was encrypted left both sides without a bond. `.paired` or `.failed` in
+            // ``carryOut`` resumes them then.
+            if managers[handle]?.isPairing != true { resume(handle, .success(())) }
         } else if !status.isSuccess {
             resume(handle, .failure(.securityFailed("the link did not encrypt: Encryption Change reported \(status.namedDescription)")))
         }
@@ -198,7 +202,7 @@ struct UserlandSecurity {
                 case .longTermKeyNegativeReply:
                     perform(.longTermKeyNegativeReply(handle: handle), host: &host, out: &out, nextID: &nextID, at: now)
                 case .paired(let result):
-                    // Encryption already completed the waiters; the keys go to the store.
+                    // The keys are distributed: the pairing's waiters go on, the keys to the store.
                     reportPaired(result, info)
                     prompts.paired(result, on: handle)
                     prompts.expire(handle)
