@@ -4,7 +4,8 @@ extension Peripheral {
     /// Pairs with the connected peripheral now, even when automatic pairing is off
     /// (``PairingConfiguration/automatic``), and returns once the link is encrypted with
     /// the new key and the keys are distributed, so the bond is stored on both sides (on
-    /// the kernel transport, once the kernel reports the link encrypted). Requests for the user go to the central's ``PairingAgent``.
+    /// the kernel transport, once the kernel reports the link encrypted). Requests for the
+    /// user go to the central's ``PairingAgent``.
     ///
     /// - Returns: how the link is secured: authenticated unless the pairing was Just
     ///   Works, LE Secure Connections or legacy, and the key size.

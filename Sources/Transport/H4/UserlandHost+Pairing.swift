@@ -7,8 +7,8 @@ import SMP
 extension UserlandHost {
     /// Raises the link's security: pairs with the peer (or joins the pairing it started)
     /// and returns once the link is encrypted and, when it paired, the keys are distributed
-    /// both ways (so a caller may end the link at once and both sides keep the bond). Throws ``AttuneError/securityUnavailable(_:)``
-    /// when the host was not configured to pair, and ``AttuneError/securityFailed(_:)`` with
+    /// both ways (so a caller may end the link at once and both sides keep the bond).
+    /// Throws ``AttuneError/securityUnavailable(_:)`` when the host was not configured to pair, and ``AttuneError/securityFailed(_:)`` with
     /// the Pairing Failed reason or HCI status when pairing or encryption failed.
     public func raiseSecurity(on handle: UInt16) async throws(AttuneError) {
         let pairs = state.withLock { $0.host.configuration.pairingEnabled }
