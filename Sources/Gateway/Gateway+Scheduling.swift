@@ -150,7 +150,7 @@ extension Gateway {
             do throws(AttuneError) {
                 // The scheduler's own timeout cancels a connect that hangs; this one only bounds set-up.
                 try await central.connect(peripheral, timeout: .seconds(120), reconnect: .off)
-                await self?.linkUp(name, on: index)
+                await self?.linkUp(name, peripheral, on: index)
             } catch {
                 await self?.connectFailed(name, error, on: index)
             }
@@ -158,8 +158,16 @@ extension Gateway {
         devices[name] = device
     }
 
-    func linkUp(_ name: String, on index: Int) {
-        guard var device = devices[name], let peripheral = device.peripheral, device.linkAdapter == index else { return }
+    /// A connect through adapter `index` came up. When the device no longer wants that
+    /// link, it ends here: the scheduler's cancel goes through an unstructured task, and
+    /// may reach the central before the connect it cancels, which then comes up anyway.
+    /// Ignored, that link would hold a slot of the controller for good.
+    func linkUp(_ name: String, _ peripheral: Peripheral, on index: Int) {
+        guard var device = devices[name], device.linkAdapter == index, device.peripheral === peripheral else {
+            let central = adapters[index].central
+            Task { await central.cancelConnection(peripheral) }
+            return
+        }
         let handle = adapters[index].nextHandle
         adapters[index].nextHandle = handle == 0xEFF ? 1 : handle + 1
         device.handle = handle
