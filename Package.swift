@@ -123,7 +123,7 @@ let package = Package(
         // The gateway's MQTT 5 client over libmosquitto, driven from KernelEventLoop.
         .target(name: "MQTTClient", dependencies: ["BluetoothCore", "CMosquitto", "EventLoop"]),
         // A real Debian mosquitto broker on 127.0.0.1 and a random port, for MQTT tests.
-        .target(name: "MQTTTestSupport", dependencies: ["MQTTClient", "BumbleTestSupport"]),
+        .target(name: "MQTTTestSupport", dependencies: ["MQTTClient", "BumbleTestSupport", "WaitTestSupport"]),
         // MQTTClient against the real broker: round trips, will, restart, queue bound, keepalive.
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "MQTTTestSupport", "WaitTestSupport"]),
         // The gateway against the real mosquitto broker and peripherals on the memory radio.
@@ -138,9 +138,9 @@ let package = Package(
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay", "ControllerTestSupport"]),
         // The loop on socketpairs and pipes: readiness, watches, timers, shutdown.
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "WaitTestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "EventLoop", "HCI", "ATT", "GATT", "SMP", "Capture", "Replay", "Attune", "ControllerTestSupport",
-                                                           "BumbleTestSupport"]),
+                                                           "BumbleTestSupport", "WaitTestSupport"]),
         // Runs the built `attune` executable (swift test builds every product first).
         .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport", "MQTTClient", "MQTTTestSupport"]),
         // GatewayCore's rules, driven by injected time and seeded jitter.

@@ -63,7 +63,7 @@ final class InteropLab: Sendable {
 
     /// Launches the lab; ``start(role:hostControllers:devices:notifyCount:lifetime:name:)`` also waits for it.
     private init(role: String, hostControllers: Int = 1, devices: Int = 1, notifyCount: Int = 3,
-         lifetime: Int = 600, arguments: [String] = [], name: String = #function) throws {
+         lifetime: Duration = hangGuard, arguments: [String] = [], name: String = #function) throws {
         let safeName = name.filter { $0.isLetter || $0.isNumber }
         captureDirectory = URL(fileURLWithPath: NSTemporaryDirectory())
             .appendingPathComponent("attune-interop-\(safeName)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -71,7 +71,7 @@ final class InteropLab: Sendable {
         lab = try BumbleLabProcess(script: "lab.py", arguments: [
             "--role", role, "--host-controllers", String(hostControllers),
             "--devices", String(devices), "--notify-count", String(notifyCount),
-            "--lifetime", String(lifetime), "--snoop-dir", captureDirectory.path] + arguments) { Event(line: $0) }
+            "--lifetime", String(lifetime.components.seconds), "--snoop-dir", captureDirectory.path] + arguments) { Event(line: $0) }
     }
 
     /// Starts a lab and waits (without blocking a thread) for its ready line. Tests that
@@ -79,7 +79,7 @@ final class InteropLab: Sendable {
     /// turn behind the others of the suite before its own lab starts. `arguments`
     /// go to lab.py as they are (`--protected`, say).
     static func start(role: String, hostControllers: Int = 1, devices: Int = 1, notifyCount: Int = 3,
-                      lifetime: Int = 600, arguments: [String] = [], name: String = #function) async throws -> InteropLab {
+                      lifetime: Duration = hangGuard, arguments: [String] = [], name: String = #function) async throws -> InteropLab {
         // Off the cooperative pool: the first lab runs setup.sh (the Bumble venv, minutes on a
         // fresh machine) under a lock every other lab waits on. On the pool that held both of
         // a two-core machine's threads, and every async test of the process stood still.
@@ -115,7 +115,7 @@ final class InteropLab: Sendable {
 
     /// Waits for the first event named `name` (after `skipping` earlier ones) that matches.
     @discardableResult
-    func waitFor(_ name: String, timeout: Duration = .seconds(600), skipping: Int = 0,
+    func waitFor(_ name: String, timeout: Duration = hangGuard, skipping: Int = 0,
                  where predicate: (Event) -> Bool = { _ in true }) async throws -> Event {
         try await lab.waitFor("'\(name)' event", within: timeout) { events in
             var matched = 0
@@ -128,7 +128,7 @@ final class InteropLab: Sendable {
     }
 
     /// Runs a command and waits for its result line.
-    func run(_ command: String, timeout: Duration = .seconds(600)) async throws -> Event {
+    func run(_ command: String, timeout: Duration = hangGuard) async throws -> Event {
         let word = String(command.split(separator: " ").first ?? "")
         let before = events.filter { $0.name == "result" && $0.string("command") == word }.count
         send(command)
