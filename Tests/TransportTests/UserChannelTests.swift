@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import InteropTestSupport
 import Testing
 import WaitTestSupport
 
