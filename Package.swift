@@ -28,6 +28,10 @@ import PackageDescription
 //   HexTestSupport         on nothing: `bytes("…")`, test vectors written as hex
 //   WaitTestSupport        on nothing: the hang guard, `within` and `eventually`, for every test target
 //   BumbleTestSupport      on nothing: the Bumble venv check and the one launcher of the interop labs
+//   FixtureTestSupport     on nothing: where Fixtures/ is (captures, conformance vectors and databases)
+//   CaptureTestSupport     on Capture: captures read and written in memory
+//   InteropTestSupport     on ControllerTestSupport, BumbleTestSupport, Capture: the interop lab
+//                          (Scripts/interop/lab.py) and the check of its session captures
 // Capture does not import GATT; HCI does not import ATT or SMP (Transport runs the Security
 // Manager above the userland host). SMP imports only BluetoothCore
 // and BluetoothCrypto (not ATT or HCI); GATT takes AES-CMAC from BluetoothCrypto and
@@ -107,6 +111,12 @@ let package = Package(
         .target(name: "BumbleTestSupport"),
         // Test vectors as the specs print them (hex), for the test targets that check against them.
         .target(name: "HexTestSupport"),
+        // The one locator of Fixtures/, for the test targets that read captures and vectors.
+        .target(name: "FixtureTestSupport"),
+        // Captures read and written in memory, for the Capture and Replay tests.
+        .target(name: "CaptureTestSupport", dependencies: ["Capture"]),
+        // One run of the interop lab and the check of its captures, for the Bumble interop suites.
+        .target(name: "InteropTestSupport", dependencies: ["BumbleTestSupport", "ControllerTestSupport", "Capture", "HCI"]),
         .target(name: "Capture", dependencies: ["ATT", "HCI"]),
         .target(name: "Replay", dependencies: ["Capture", "GATT", "ATT", "ATTPresentation", "HCI"]),
         .target(name: "Transport", dependencies: ["ATT", "HCI", "SMP", "Capture", "CBlueZ", "EventLoop"]),
@@ -123,7 +133,7 @@ let package = Package(
         // The gateway's MQTT 5 client over libmosquitto, driven from KernelEventLoop.
         .target(name: "MQTTClient", dependencies: ["BluetoothCore", "CMosquitto", "EventLoop"]),
         // A real Debian mosquitto broker on 127.0.0.1 and a random port, for MQTT tests.
-        .target(name: "MQTTTestSupport", dependencies: ["MQTTClient", "BumbleTestSupport"]),
+        .target(name: "MQTTTestSupport", dependencies: ["MQTTClient", "BumbleTestSupport", "WaitTestSupport"]),
         // MQTTClient against the real broker: round trips, will, restart, queue bound, keepalive.
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient", "MQTTTestSupport", "WaitTestSupport"]),
         // The gateway against the real mosquitto broker and peripherals on the memory radio.
@@ -131,16 +141,25 @@ let package = Package(
                                                          "WaitTestSupport"]),
         // The shared mechanisms: backoff, deadline timer, bounded buffer.
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
-        .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation", "HexTestSupport"], resources: []),
-        .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "ATTPresentation", "Replay", "HexTestSupport"]),
+        .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation", "HexTestSupport", "FixtureTestSupport"], resources: []),
+        // Replay for DiscoveredDatabase.differences(expectedFrom:), which two client suites compare with.
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "Replay", "HexTestSupport", "FixtureTestSupport"]),
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto", "HexTestSupport"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCrypto", "BluetoothCore", "HexTestSupport"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "GATT", "Replay", "ControllerTestSupport"]),
+        // Replay only for TSharkAgreementTests, which pairs tshark's handles with transactions.
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "HCI", "ATT", "Replay", "ControllerTestSupport",
+                                                         "FixtureTestSupport", "CaptureTestSupport"]),
+        // Capture replay, conversations and the conformance vector files (runner, reader, ranges).
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "Capture", "HCI", "ATT", "ATTPresentation", "GATT",
+                                                        "HexTestSupport", "FixtureTestSupport", "CaptureTestSupport"]),
         // The loop on socketpairs and pipes: readiness, watches, timers, shutdown.
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "EventLoop", "HCI", "ATT", "GATT", "SMP", "Capture", "Replay", "Attune", "ControllerTestSupport",
-                                                           "BumbleTestSupport"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "WaitTestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "EventLoop", "HCI", "ATT", "GATT", "SMP", "Capture", "Attune", "ControllerTestSupport",
+                                                           "BumbleTestSupport", "WaitTestSupport", "InteropTestSupport"]),
+        // The public API (Attune) against Bumble: centrals, peripherals, pairing, bonds, live replay.
+        .testTarget(name: "InteropTests", dependencies: ["Attune", "Transport", "Capture", "HCI", "Replay", "ControllerTestSupport",
+                                                         "InteropTestSupport"]),
         // Runs the built `attune` executable (swift test builds every product first).
         .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport", "MQTTClient", "MQTTTestSupport"]),
         // GatewayCore's rules, driven by injected time and seeded jitter.

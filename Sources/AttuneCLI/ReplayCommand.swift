@@ -94,10 +94,7 @@ enum ReplayCommand: CLICommand {
                     given = all[first]
                 }
             } catch let error as DatabaseError {
-                // The loader gives no position for a syntax error; find it.
-                if case .json("$", _) = error, let fault = JSONSyntaxFault(in: [UInt8](data)) {
-                    throw CLIError.failure("\(dbPath): \(fault)")
-                }
+                // A syntax error comes placed by line, column and byte (JSONSyntaxError).
                 throw CLIError.failure("\(dbPath): \(error)")
             }
         }

@@ -1,3 +1,4 @@
+import Attune
 import EventLoop
 import Glibc
 import HCI
@@ -14,10 +15,11 @@ struct KernelLabProbe {
         let log = ProbeLog()
         switch arguments.first {
         case "state":
-            let state = KernelManagerState.current()
-            print("state: \(state)")
-            for adapter in state.adapters { print("adapter: \(adapter)") }
-            exit(state.state == .poweredOn ? 0 : 1)
+            // The state a manager on hci0 reports (what `attune state` prints).
+            let status = CentralManager(transport: .kernel("hci0")).status
+            print("state: \(status)")
+            for adapter in (try? KernelAdapter.list()) ?? [] { print("adapter: \(adapter)") }
+            exit(status.state == .poweredOn ? 0 : 1)
         case "bluez-peer":
             await bluezPeerScenario(log: log)
         case "gatt":
@@ -74,8 +76,9 @@ struct KernelLabProbe {
             return
         }
         log.pass("list adapters", adapters.map(\.description).joined(separator: ", "))
-        let state = KernelManagerState.current()
-        state.state == .poweredOn ? log.pass("manager state", "\(state)") : log.fail("manager state", "\(state)")
+        // The state a manager on hci0, our central's adapter, reports.
+        let status = CentralManager(transport: .kernel("hci0")).status
+        status.state == .poweredOn ? log.pass("manager state", "\(status)") : log.fail("manager state", "\(status)")
         log.info("bluetoothd running: \(BluetoothDaemonPresence.isRunning())")
 
         // Peripheral: listen on hci1's ATT channel and advertise connectably.

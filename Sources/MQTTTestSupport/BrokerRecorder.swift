@@ -1,5 +1,6 @@
 import MQTTClient
 import Synchronization
+import WaitTestSupport
 
 /// Every message a test's subscriber gets, kept in order, and waits for one that matches:
 /// woken by each arrival, bounded by a deadline (never a delay the test depends on).
@@ -35,8 +36,8 @@ public final class BrokerRecorder: Sendable {
     public var messages: [MQTTMessage] { state.withLock { $0.messages } }
 
     /// The first message from index `start` on that `predicate` accepts, waiting up to `timeout`
-    /// (by default ten minutes: a guard against a hang, never a measure of time).
-    public func first(after start: Int = 0, within timeout: Duration = .seconds(600),
+    /// (by default ``hangGuard``: a guard against a hang, never a measure of time).
+    public func first(after start: Int = 0, within timeout: Duration = hangGuard,
                where test: @escaping @Sendable (MQTTMessage) -> Bool) async -> MQTTMessage? {
         let predicate: @Sendable (MQTTMessage) -> Bool = test
         let deadline = ContinuousClock.now + timeout

@@ -1,6 +1,7 @@
 import BumbleTestSupport
 import Foundation
 import Synchronization
+import WaitTestSupport
 
 /// One run of `Scripts/interop/gateway_lab.py`: an emulated controller for our host and
 /// three Bumble peers (`hr`, `battery`, `control`) on one virtual link, for a gateway to
@@ -68,7 +69,7 @@ public final class GatewayBumbleLab: Sendable {
 
     /// Starts a lab and waits for its `ready` line. Bumble labs run one at a time on the
     /// machine (a lock in the script), so the wait covers labs ahead of this one.
-    public static func start(notifyInterval: Duration = .milliseconds(100), lifetime: Duration = .seconds(600)) async throws -> GatewayBumbleLab {
+    public static func start(notifyInterval: Duration = .milliseconds(100), lifetime: Duration = hangGuard) async throws -> GatewayBumbleLab {
         let ms = Double(notifyInterval.components.seconds) * 1000 + Double(notifyInterval.components.attoseconds) / 1e15
         let lab = try GatewayBumbleLab(arguments: ["--notify-ms", String(ms),
                                                    "--lifetime", String(lifetime.components.seconds)])
@@ -100,7 +101,7 @@ public final class GatewayBumbleLab: Sendable {
 
     /// Runs `vanish PEER` or `return PEER` and waits for its result.
     @discardableResult
-    public func run(_ command: String, within timeout: Duration = .seconds(600)) async throws -> Event {
+    public func run(_ command: String, within timeout: Duration = hangGuard) async throws -> Event {
         let word = String(command.split(separator: " ").first ?? "")
         let before = lab.eventCount
         send(command)
@@ -111,7 +112,7 @@ public final class GatewayBumbleLab: Sendable {
 
     /// The first event named `name` from index `start` on that `predicate` accepts.
     @discardableResult
-    public func waitFor(_ name: String, after start: Int = 0, within timeout: Duration = .seconds(600),
+    public func waitFor(_ name: String, after start: Int = 0, within timeout: Duration = hangGuard,
                         where predicate: (Event) -> Bool = { _ in true }) async throws -> Event {
         try await lab.waitFor("'\(name)'", within: timeout) { events in
             events.dropFirst(start).first { $0.name == name && predicate($0) }

@@ -1,3 +1,4 @@
+import FixtureTestSupport
 import Foundation
 import Testing
 @testable import ATT
@@ -14,7 +15,7 @@ import HexTestSupport
     }
 
     static func load() throws -> [VectorPDU] {
-        let data = try Data(contentsOf: FixturePaths.vectors)
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.vectors))
         let root = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         var out: [VectorPDU] = []
         for test in root["tests"] as! [[String: Any]] {

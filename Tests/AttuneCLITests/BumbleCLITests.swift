@@ -176,7 +176,7 @@ final class BumbleLab: @unchecked Sendable {
         // Scripts/setup.sh made the venv; a missing one fails here, saying to run it.
         try BumbleVenv.check()
         process.executableURL = Self.interop.appendingPathComponent(".venv/bin/python")
-        process.arguments = [Self.interop.appendingPathComponent("lab.py").path, "--role", role, "--lifetime", "600",
+        process.arguments = [Self.interop.appendingPathComponent("lab.py").path, "--role", role, "--lifetime", String(hangGuard.components.seconds),
                              "--devices", String(devices)] + arguments
         process.standardInput = input
         process.standardOutput = output

@@ -25,7 +25,7 @@ struct BumbleServeCaptureTests {
         let run = try await offPool { () throws -> Run in
             let serve = Process()
             serve.executableURL = AttuneProcess.executable
-            serve.arguments = ["serve", "--capture", fixture, "--name", "AC", "--seconds", "600", "--json",
+            serve.arguments = ["serve", "--capture", fixture, "--name", "AC", "--seconds", String(hangGuard.components.seconds), "--json",
                                "--transport", transport]
             serve.environment = AttuneProcess.privateStoreEnvironment()
             let events = Pipe(), status = Pipe()

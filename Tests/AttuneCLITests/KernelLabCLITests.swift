@@ -41,7 +41,7 @@ struct KernelLabCLITests {
         // A guest under TCG beside the whole suite: 38 s when idle, over 360 s when the
         // suite's Bumble labs and other guests load the machine.
         let run = try await KernelLabCLI.runOffPool([root + "/Scripts/kernel-lab-centrals.sh", AttuneProcess.executable.path],
-                                                    controllers: 4, timeout: 600)
+                                                    controllers: 4, timeout: Int(hangGuard.components.seconds))
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         for check in ["central hci0 got 5 notifications", "central hci2 got 5 notifications",

@@ -1,4 +1,6 @@
 import Capture
+import CaptureTestSupport
+import FixtureTestSupport
 import Foundation
 import Testing
 

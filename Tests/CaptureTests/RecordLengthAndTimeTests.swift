@@ -1,5 +1,7 @@
 import ATT
 import Capture
+import CaptureTestSupport
+import FixtureTestSupport
 import Testing
 
 /// Records whose fields cannot be true are reported as errors naming the record, and the

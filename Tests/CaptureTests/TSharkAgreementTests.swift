@@ -1,6 +1,7 @@
 import ATT
 import Capture
 import ControllerTestSupport
+import FixtureTestSupport
 import Foundation
 import HCI
 import Replay

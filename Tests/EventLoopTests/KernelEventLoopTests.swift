@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import WaitTestSupport
 @testable import EventLoop
 
 /// The loop on ordinary descriptors: socketpairs and pipes stand in for

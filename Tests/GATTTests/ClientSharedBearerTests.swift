@@ -1,5 +1,6 @@
 import ATT
 import GATTTestSupport
+import Replay
 import Testing
 @testable import GATT
 

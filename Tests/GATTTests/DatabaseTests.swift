@@ -1,3 +1,4 @@
+import FixtureTestSupport
 import Foundation
 import Testing
 import ATT
@@ -112,7 +113,7 @@ import HexTestSupport
     }
 
     @Test func conformanceDatabasesLoad() throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: FixturePaths.databases))
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.databases))
         let dbs = try DatabaseJSON.databases(from: data, cccd: .stored)
         #expect(dbs.count == 6)
         let small = dbs["ts_small_db"]!

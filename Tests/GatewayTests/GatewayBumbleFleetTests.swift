@@ -5,6 +5,7 @@ import GatewayConfig
 import MQTTClient
 import MQTTTestSupport
 import Testing
+import WaitTestSupport
 
 /// Two gateways on two controllers of one Bumble link (Scripts/interop/lab.py with two
 /// host controllers), one Bumble peripheral with a notifying characteristic: one gateway
@@ -45,7 +46,7 @@ struct GatewayBumbleFleetTests {
         // The peripheral advertises again after each disconnection, as a real device does;
         // each subscription gets 20 values.
         lab.arguments = [Self.interop.appendingPathComponent("lab.py").path, "--role", "peripheral", "--devices", "1",
-                         "--host-controllers", "2", "--readvertise", "--notify-count", "20", "--lifetime", "600"]
+                         "--host-controllers", "2", "--readvertise", "--notify-count", "20", "--lifetime", String(hangGuard.components.seconds)]
         let input = Pipe(), output = Pipe()
         lab.standardInput = input
         lab.standardOutput = output

@@ -2,6 +2,7 @@ import ControllerTestSupport
 import Foundation
 import HCI
 import struct HCI.BluetoothAddress
+import InteropTestSupport
 import Testing
 import Transport
 
@@ -362,11 +363,6 @@ struct BumbleInteropTests {
         }
     }
 
-    /// The cells Bumble's GATT client runs as judge (Scripts/interop/lab.py, `Judge`).
-    static let judgeCells = ["connect", "mtu", "discovery", "read", "long_read", "read_by_uuid", "write",
-                             "long_write", "write_without_response", "notify", "indicate", "callback_error",
-                             "disconnect"]
-
     @Test("judge self-check: Bumble's GATT client passes every cell against the Bumble peripheral")
     func judgeSelfCheck() async throws {
         // Proves the judge and the declared database before the judge is pointed at our
@@ -376,8 +372,8 @@ struct BumbleInteropTests {
         let address = try #require(lab.ready.device(0, "address"))
         let verdict = try await lab.run("judge \(address)", timeout: hangGuard)
         let cells = verdict.cells()
-        #expect(Set(cells.keys) == Set(Self.judgeCells), "\(verdict)")
-        for name in Self.judgeCells {
+        #expect(Set(cells.keys) == Set(InteropLab.judgeCells), "\(verdict)")
+        for name in InteropLab.judgeCells {
             #expect(cells[name]?.ok == true, "\(name): \(cells[name]?.detail ?? "missing")")
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import ATT
 import GATT
 import HCI
+import InteropTestSupport
 import Testing
 import Transport
 

@@ -88,7 +88,7 @@ extension Floods {
             let characteristic = try #require(
                 try await flooding.discoverCharacteristics([BluetoothUUID(0x2A37)], for: service).first)
             // A consumer that never takes: the link is held for as long as the test runs.
-            await flooding.setNotificationStallLimit(.seconds(600))
+            await flooding.setNotificationStallLimit(hangGuard)
             var values: NotificationStream? = await flooding.notifications(for: characteristic)
             try await flooding.setNotifyValue(true, for: characteristic)
 

@@ -4,6 +4,7 @@ import Glibc
 import ControllerTestSupport
 import Foundation
 import HCI
+import InteropTestSupport
 import Testing
 import Transport
 

@@ -2,6 +2,7 @@ import ControllerTestSupport
 import Foundation
 import HCI
 import struct HCI.BluetoothAddress
+import InteropTestSupport
 import Synchronization
 import Testing
 import Transport

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaitTestSupport
 
 /// Our userland host's Security Manager against the Linux kernel's SMP, in the kernel lab
 /// (Scripts/kernel-lab.sh: Debian's kernel in QEMU with btvirt's hci0 and hci1). Our host
@@ -18,7 +19,7 @@ struct KernelLabPairingTests {
             # LE Secure Connections on the kernel's adapters (off by default on btvirt's).
             for i in 1 2; do echo | btmgmt --index $i sc on >/dev/null 2>&1; done
             \(probe) pairing
-            """], environment: ["KERNEL_LAB_TIMEOUT": "600", "KERNEL_LAB_CONTROLLERS": "3"])
+            """], environment: ["KERNEL_LAB_TIMEOUT": String(hangGuard.components.seconds), "KERNEL_LAB_CONTROLLERS": "3"])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         for check in ["pairing: kernel keys cleared", "pairing: hci1 bondable", "pairing: userland host on user:hci0",

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import WaitTestSupport
 
 /// The kernel transport against real kernel Bluetooth: Scripts/kernel-lab.sh
 /// boots Debian's kernel in QEMU with btvirt's hci0 and hci1 and runs the
@@ -12,7 +13,7 @@ struct KernelLabTests {
         #expect(access(probe, X_OK) == 0, "KernelLabProbe is not built at \(probe)")
         let capture = KernelLabRunner.packageRoot + "/.lab/probe-\(getpid()).btsnoop"
         defer { unlink(capture) }
-        let run = await KernelLabRunner.run([probe, "att", "200"], environment: ["KERNEL_LAB_BTMON": capture, "KERNEL_LAB_TIMEOUT": "600"])
+        let run = await KernelLabRunner.run([probe, "att", "200"], environment: ["KERNEL_LAB_BTMON": capture, "KERNEL_LAB_TIMEOUT": String(hangGuard.components.seconds)])
         print(run.output)
         #expect(run.status == 0, "exit status \(run.status)")
         // The manager state and adapter list the VM shows (what `attune state` prints there).

@@ -1,6 +1,7 @@
 import BumbleTestSupport
 import Foundation
 import Glibc
+import InteropTestSupport
 import Testing
 
 /// One-time preparation belongs to Scripts/setup.sh (issue 24): test support that finds the

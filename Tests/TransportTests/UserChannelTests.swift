@@ -1,6 +1,8 @@
 import Capture
 import Foundation
+import InteropTestSupport
 import Testing
+import WaitTestSupport
 
 /// The HCI user channel (`user:hciN`) in the kernel lab: a QEMU guest with Debian's kernel
 /// and two virtual controllers (btvirt). The kernel's own host advertises on hci0; our
@@ -24,7 +26,7 @@ struct UserChannelTests {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/bin/bash")
                 process.arguments = [labScript, "/bin/bash", script]
-                process.environment = ProcessInfo.processInfo.environment.merging(["KERNEL_LAB_TIMEOUT": "600"]) { $1 }
+                process.environment = ProcessInfo.processInfo.environment.merging(["KERNEL_LAB_TIMEOUT": String(hangGuard.components.seconds)]) { $1 }
                 let output = Pipe()
                 process.standardOutput = output
                 process.standardError = FileHandle.nullDevice

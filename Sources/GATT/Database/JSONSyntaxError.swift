@@ -2,7 +2,8 @@ import Foundation
 
 /// Where a JSON text first breaks the grammar of RFC 8259, and how: JSONSerialization's
 /// own error on Linux says only "not in the correct format", which leaves a user
-/// searching a long database file by hand.
+/// searching a long database file by hand. The place is given twice: by line, column and
+/// byte for an editor, and by JSON path for a reader who knows the file's structure.
 public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Bytes from the start of the file to the fault.
     public var offset: Int
@@ -12,6 +13,11 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
     public var column: Int
     /// What was wrong there.
     public var reason: String
+    /// The JSON path of the value or container the fault is in (`$.services[1].uuid`):
+    /// the value being read when one was expected, else the object or array around it.
+    /// Member names longer than 40 characters are cut, and a path deeper than 64 levels
+    /// keeps its first and last 32 with `…` between.
+    public var path: String
 
     public var description: String { "line \(line), column \(column) (byte offset \(offset)): \(reason)" }
 
@@ -29,12 +35,12 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
             return nil
         }
         var scanner = Scanner(b: b)
-        guard let (offset, reason) = scanner.run() else { return nil }
-        return at(offset, reason, in: b)
+        guard let (offset, reason, path) = scanner.run() else { return nil }
+        return at(offset, reason, path: path, in: b)
     }
 
     /// The error at `offset`, with its line and column counted from the text.
-    static func at(_ offset: Int, _ reason: String, in b: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError {
+    static func at(_ offset: Int, _ reason: String, path: String, in b: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError {
         var line = 1, column = 1
         for byte in b.prefix(offset) {
             if byte == 0x0A {
@@ -44,7 +50,7 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
                 column += 1
             }
         }
-        return JSONSyntaxError(offset: offset, line: line, column: column, reason: reason)
+        return JSONSyntaxError(offset: offset, line: line, column: column, reason: reason, path: path)
     }
 
     private struct Scanner {
@@ -52,6 +58,10 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
         var i = 0
         /// The open containers, innermost last: `{` or `[`.
         var stack: [UInt8] = []
+        /// For each open container, the path step to the member being read in it
+        /// (`.name` or `[index]`; empty before an object's first name), and the index
+        /// an array is at. Kept beside `stack` so the path costs nothing until an error.
+        var steps: [(step: String, index: Int)] = []
 
         init(b: UnsafeBufferPointer<UInt8>) {
             self.b = b
@@ -63,62 +73,111 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
         /// that may instead close an object, or a comma or a close.
         enum Expect { case value, firstValue, firstKey, afterValue }
 
-        /// The offset and reason of the first error, or nil.
-        mutating func run() -> (Int, String)? {
+        /// Where the error is found: inside the value being read, or in its container.
+        enum Place { case value, container }
+
+        /// The offset, reason and JSON path of the first error, or nil.
+        mutating func run() -> (Int, String, String)? {
+            guard let (offset, reason, place) = scan() else { return nil }
+            return (offset, reason, path(place))
+        }
+
+        /// The path of the value being read, or of the container around the fault.
+        func path(_ place: Place) -> String {
+            var parts = steps.map(\.step)
+            if place == .container, !parts.isEmpty { parts.removeLast() }
+            let limit = 64
+            guard parts.count > limit else { return "$" + parts.joined() }
+            return "$" + parts.prefix(limit / 2).joined() + "…" + parts.suffix(limit / 2).joined()
+        }
+
+        mutating func openContainer(_ container: UInt8) {
+            stack.append(container)
+            steps.append((container == UInt8(ascii: "[") ? "[0]" : "", 0))
+        }
+
+        mutating func closeContainer() {
+            stack.removeLast()
+            steps.removeLast()
+        }
+
+        /// The offset, reason and place of the first error, or nil.
+        mutating func scan() -> (Int, String, Place)? {
             var expect = Expect.value
             while true {
                 skipSpace()
                 switch expect {
                 case .value, .firstValue:
-                    guard i < b.count else { return (i, stack.isEmpty ? "no JSON value: the file is empty" : endsInside()) }
+                    guard i < b.count else {
+                        return (i, stack.isEmpty ? "no JSON value: the file is empty" : endsInside(), .container)
+                    }
                     if expect == .firstValue, b[i] == UInt8(ascii: "]") {
-                        stack.removeLast()
+                        closeContainer()
                         i += 1
                         expect = .afterValue
                         continue
                     }
                     switch b[i] {
-                    case UInt8(ascii: "{"): stack.append(b[i]); i += 1; expect = .firstKey
-                    case UInt8(ascii: "["): stack.append(b[i]); i += 1; expect = .firstValue
-                    case UInt8(ascii: "\""): if let e = string() { return e }; expect = .afterValue
-                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): if let e = number() { return e }; expect = .afterValue
-                    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"): if let e = literal() { return e }; expect = .afterValue
-                    default: return (i, "expected a value, found \(found())")
+                    case UInt8(ascii: "{"): openContainer(b[i]); i += 1; expect = .firstKey
+                    case UInt8(ascii: "["): openContainer(b[i]); i += 1; expect = .firstValue
+                    case UInt8(ascii: "\""): if let e = string() { return (e.0, e.1, .value) }; expect = .afterValue
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        if let e = number() { return (e.0, e.1, .value) }; expect = .afterValue
+                    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                        if let e = literal() { return (e.0, e.1, .value) }; expect = .afterValue
+                    default: return (i, "expected a value, found \(found())", .value)
                     }
                 case .firstKey:
-                    guard i < b.count else { return (i, endsInside()) }
+                    guard i < b.count else { return (i, endsInside(), .container) }
                     if b[i] == UInt8(ascii: "}") {
-                        stack.removeLast()
+                        closeContainer()
                         i += 1
                         expect = .afterValue
                         continue
                     }
-                    guard b[i] == UInt8(ascii: "\"") else { return (i, "expected a member name in double quotes, found \(found())") }
-                    if let e = string() { return e }
+                    guard b[i] == UInt8(ascii: "\"") else {
+                        return (i, "expected a member name in double quotes, found \(found())", .container)
+                    }
+                    let nameStart = i
+                    if let e = string() { return (e.0, e.1, .container) }
+                    steps[steps.count - 1].step = "." + Self.name(b[(nameStart + 1)..<(i - 1)])
                     skipSpace()
-                    guard i < b.count else { return (i, endsInside()) }
-                    guard b[i] == UInt8(ascii: ":") else { return (i, "expected ':' after the member name, found \(found())") }
+                    guard i < b.count else { return (i, endsInside(), .container) }
+                    guard b[i] == UInt8(ascii: ":") else {
+                        return (i, "expected ':' after the member name, found \(found())", .container)
+                    }
                     i += 1
                     expect = .value
                 case .afterValue:
                     guard let open = stack.last else {
-                        return i < b.count ? (i, "\(found()) after the end of the JSON value") : nil
+                        return i < b.count ? (i, "\(found()) after the end of the JSON value", .container) : nil
                     }
-                    guard i < b.count else { return (i, endsInside()) }
+                    guard i < b.count else { return (i, endsInside(), .container) }
                     let close = open == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
                     if b[i] == close {
-                        stack.removeLast()
+                        closeContainer()
                         i += 1
                     } else if b[i] == UInt8(ascii: ",") {
                         i += 1
+                        if open == UInt8(ascii: "[") {
+                            let next = steps[steps.count - 1].index + 1
+                            steps[steps.count - 1] = ("[\(next)]", next)
+                        }
                         // JSONSerialization takes a trailing comma; so does this, or a file
                         // refused for another reason would be blamed on one.
                         expect = open == UInt8(ascii: "{") ? .firstKey : .firstValue
                     } else {
-                        return (i, "expected ',' or '\(Character(UnicodeScalar(close)))', found \(found())")
+                        return (i, "expected ',' or '\(Character(UnicodeScalar(close)))', found \(found())", .container)
                     }
                 }
             }
+        }
+
+        /// A member name as a path shows it: its text between the quotes, escapes as
+        /// written, cut at 40 characters.
+        static func name(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+            let text = String(decoding: bytes, as: UTF8.self)
+            return text.count > 40 ? text.prefix(40) + "…" : text
         }
 
         mutating func skipSpace() {

@@ -27,9 +27,10 @@ public struct ConformanceSuite: Sendable {
         do {
             return try DatabaseJSON.databases(from: data, cccd: .stored)
         } catch {
-            // GATT's loader places a syntax error by line and byte; this one adds its JSON path.
-            if error.isUnparsed, let fault = JSONSyntaxFault(in: [UInt8](data)) {
-                throw .database(.json(path: fault.path, reason: "at byte \(fault.offset): \(fault.reason)"))
+            // GATT's loader places a syntax error by line and byte; a vector report names
+            // the JSON path and byte, as it does for the vector file's own faults.
+            if case .syntax(let fault) = error {
+                throw .database(.json(path: fault.path, reason: "at byte \(fault.offset): syntax error: \(fault.reason)"))
             }
             throw .database(error)
         }
@@ -69,15 +70,5 @@ public struct ConformanceSuite: Sendable {
         let passed = results.filter { $0.outcome == .passed }.count
         let failed = results.filter { if case .failed = $0.outcome { true } else { false } }.count
         return "\(passed) passed, \(failed) failed"
-    }
-}
-
-extension DatabaseError {
-    /// The file was not read as JSON at all (a syntax error, or Foundation's refusal).
-    var isUnparsed: Bool {
-        switch self {
-        case .syntax, .json("$", _): true
-        default: false
-        }
     }
 }

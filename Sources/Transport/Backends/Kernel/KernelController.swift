@@ -110,24 +110,34 @@ final class KernelController: ControllerBackend {
     }
 
     /// The adapter as the kernel lists it, or why it cannot be used.
-    private enum Lookup {
+    enum Lookup: Equatable {
         case success(KernelAdapter)
         case failure(ManagerStateCause)
     }
 
     private func lookUp() -> Lookup {
-        let adapters: [KernelAdapter]
         do {
-            adapters = try KernelAdapter.list()
-        } catch let error as KernelTransportError {
-            return .failure(ManagerStateCause(errno: error.errno, adapter: adapter) ?? .controllerFailed("\(error)"))
+            return Self.lookUp(adapter, in: try KernelAdapter.list())
         } catch {
-            return .failure(.controllerFailed("\(error)"))
+            return .failure(Self.cause(error, adapter))
         }
+    }
+
+    /// `adapter` in the kernel's listing: usable only when it is there, does LE and is up.
+    /// These rules decide a kernel manager's state (``status(of:)``).
+    static func lookUp(_ adapter: String, in adapters: [KernelAdapter]) -> Lookup {
         guard let found = adapters.first(where: { $0.name == adapter }) else { return .failure(.noAdapter(adapter)) }
         guard found.supportsLowEnergy else { return .failure(.controllerFailed("\(adapter) does not support Bluetooth LE")) }
         guard found.isUp else { return .failure(.adapterDown(adapter)) }
         return .success(found)
+    }
+
+    /// The manager's status a lookup leads to.
+    static func status(of lookup: Lookup) -> ManagerStatus {
+        switch lookup {
+        case .success: .poweredOn
+        case .failure(let cause): ManagerStatus(cause: cause)
+        }
     }
 
     /// Beside bluetoothd, bluetoothd keeps the keys and forgets them only when asked;
@@ -161,12 +171,7 @@ final class KernelController: ControllerBackend {
 
     var addressType: BluetoothAddressType { .public }
 
-    var status: ManagerStatus {
-        switch lookUp() {
-        case .success: .poweredOn
-        case .failure(let cause): ManagerStatus(cause: cause)
-        }
-    }
+    var status: ManagerStatus { Self.status(of: lookUp()) }
 
     /// Every change of the adapter's state, from the kernel's Device events (registered,
     /// unregistered, up, down: power, unplugging and rfkill all arrive as these). Each
@@ -391,6 +396,7 @@ final class KernelController: ControllerBackend {
         return (Array(rest.advertisingData.prefix(31)), name)
     }
 
+    /// Why opening or listing the kernel's Bluetooth failed, for a manager on `adapter`.
     static func cause(_ error: any Error, _ adapter: String) -> ManagerStateCause {
         if let e = error as? KernelTransportError, let cause = ManagerStateCause(errno: e.errno, adapter: adapter) { return cause }
         return .controllerFailed("\(error)")

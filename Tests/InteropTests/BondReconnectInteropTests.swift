@@ -3,6 +3,7 @@ import Capture
 import ControllerTestSupport
 import Foundation
 import HCI
+import InteropTestSupport
 import Testing
 
 /// Bonds across processes against Bumble: manager A pairs (Secure Connections Just Works)

@@ -1,5 +1,6 @@
 import ATT
 import Capture
+import FixtureTestSupport
 import GATT
 import Replay
 import Testing

@@ -1,5 +1,6 @@
 import ATT
 import ATTPresentation
+import FixtureTestSupport
 import Foundation
 import Replay
 import Testing
@@ -8,11 +9,7 @@ import Testing
 /// Every client-role vector of Fixtures/conformance, in both start-up modes.
 @Suite("Client conformance vectors")
 struct ClientVectorTests {
-    static let suite: ConformanceSuite = {
-        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/conformance").path
-        return try! ConformanceSuite(vectorsFile: dir + "/gatt-vectors.json", databasesFile: dir + "/gatt-dbs.json")
-    }()
+    static let suite = try! ConformanceSuite(vectorsFile: Fixtures.vectors, databasesFile: Fixtures.databases)
 
     static let clientIDs = suite.vectors.filter { $0.role == .client }.map(\.id)
 

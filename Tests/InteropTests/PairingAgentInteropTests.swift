@@ -1,6 +1,7 @@
 import Attune
 import ControllerTestSupport
 import Foundation
+import InteropTestSupport
 import Testing
 
 /// The pairing agent against Bumble, through the public API over our userland host (H4):

@@ -1,6 +1,7 @@
 import Attune
 import ControllerTestSupport
 import Foundation
+import InteropTestSupport
 import Replay
 import Testing
 

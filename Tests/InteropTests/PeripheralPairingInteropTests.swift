@@ -2,6 +2,7 @@ import Attune
 import ControllerTestSupport
 import Foundation
 import HCI
+import InteropTestSupport
 import Testing
 
 /// The peripheral half of pairing: a Bumble central pairs with our ``PeripheralManager``

@@ -3,6 +3,7 @@ import Capture
 import ControllerTestSupport
 import Foundation
 import HCI
+import InteropTestSupport
 import Testing
 
 /// Pairing through the public API: our central over our userland host (H4) reads a

@@ -1,6 +1,7 @@
 import Attune
 import ControllerTestSupport
 import Foundation
+import InteropTestSupport
 import Testing
 
 /// The public API (``CentralManager``, ``Peripheral``) with our GATT client engine, over

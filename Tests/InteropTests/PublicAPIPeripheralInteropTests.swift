@@ -1,6 +1,7 @@
 import Attune
 import ControllerTestSupport
 import Foundation
+import InteropTestSupport
 import Testing
 
 /// The public API's ``PeripheralManager`` with our GATT server engine, over our userland
@@ -61,8 +62,8 @@ struct PublicAPIPeripheralInteropTests {
 
         let verdict = try await lab.run("judge AttuneHost \(mtu)", timeout: hangGuard)
         let cells = verdict.cells()
-        #expect(Set(cells.keys) == Set(BumbleInteropTests.judgeCells), "\(verdict)")
-        for name in BumbleInteropTests.judgeCells {
+        #expect(Set(cells.keys) == Set(InteropLab.judgeCells), "\(verdict)")
+        for name in InteropLab.judgeCells {
             #expect(cells[name]?.ok == true, "\(name): \(cells[name]?.detail ?? "missing")")
         }
         #expect(cells["mtu"]?.detail.contains("\(mtu)") == true, "\(cells["mtu"]?.detail ?? "")")

@@ -1,5 +1,7 @@
 import ATT
 import Capture
+import CaptureTestSupport
+import FixtureTestSupport
 import Foundation
 import GATT
 import HCI

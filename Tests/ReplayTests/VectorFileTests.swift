@@ -1,3 +1,4 @@
+import FixtureTestSupport
 import Foundation
 import Replay
 import Testing
@@ -55,8 +56,8 @@ import Testing
     /// The file streams: a vector file is read one vector at a time through a file.
     @Test func theSharedFileStreamsAsItLoads() throws {
         var count = 0
-        try ConformanceVector.forEach(inFile: FixturePaths.vectors) { _ in count += 1 }
-        #expect(count == (try ConformanceVector.load(from: try Data(contentsOf: URL(fileURLWithPath: FixturePaths.vectors)))).count)
+        try ConformanceVector.forEach(inFile: Fixtures.vectors) { _ in count += 1 }
+        #expect(count == (try ConformanceVector.load(from: try Data(contentsOf: URL(fileURLWithPath: Fixtures.vectors)))).count)
         #expect(count > 100)
     }
 

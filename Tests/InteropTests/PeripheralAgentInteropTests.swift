@@ -1,6 +1,7 @@
 import Attune
 import ControllerTestSupport
 import Foundation
+import InteropTestSupport
 import Testing
 
 /// Our ``PeripheralManager`` with a characteristic that needs an authenticated key, and

@@ -1,5 +1,6 @@
 import ATT
 import ATTPresentation
+import FixtureTestSupport
 import Foundation
 import Replay
 import Testing
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func theProjectsVectorsAreInRange() throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: FixturePaths.vectors))
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.vectors))
         #expect(Self.loadError(data) == nil)
     }
 

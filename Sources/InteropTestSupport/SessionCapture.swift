@@ -4,16 +4,16 @@ import HCI
 import Testing
 
 /// What a session capture holds, read back by our own Capture module and by tshark.
-struct SessionCapture {
+public struct SessionCapture {
     /// (sent by us, opcode) of every ATT PDU, in order, as our extractor sees them.
-    var attune: [(sent: Bool, opcode: UInt8)] = []
+    public var attune: [(sent: Bool, opcode: UInt8)] = []
     /// The same from tshark, or nil when tshark is not installed.
-    var tshark: [(sent: Bool, opcode: UInt8)]?
+    public var tshark: [(sent: Bool, opcode: UInt8)]?
     /// The first record's packet type and direction: a Reset command, sent.
-    var firstRecordIsSentCommand = false
-    var recordCount = 0
+    public var firstRecordIsSentCommand = false
+    public var recordCount = 0
 
-    init(path: String) throws {
+    public init(path: String) throws {
         var reader = try CaptureReader(path: path)
         while let record = try reader.next() {
             if recordCount == 0 {
@@ -53,7 +53,7 @@ extension SessionCapture {
     /// Checks the capture a public-API session wrote through `snoop:` on the userland
     /// host: it starts with our HCI_Reset, holds each ATT opcode `expected` names in its
     /// direction, and tshark (when installed) reads the same ATT PDUs in the same order.
-    static func verifyPublicAPICapture(_ path: String, expected: [(sent: Bool, opcode: UInt8)],
+    public static func verifyPublicAPICapture(_ path: String, expected: [(sent: Bool, opcode: UInt8)],
                                        sourceLocation: SourceLocation = #_sourceLocation) throws {
         let capture = try SessionCapture(path: path)
         #expect(capture.firstRecordIsSentCommand, "capture starts with HCI_Reset, sent", sourceLocation: sourceLocation)

@@ -1,5 +1,6 @@
 import ATT
 import Capture
+import FixtureTestSupport
 import HCI
 import Replay
 import Testing

@@ -1,5 +1,6 @@
 import ATT
 import Capture
+import FixtureTestSupport
 import Replay
 import Testing
 

@@ -1,3 +1,4 @@
+import FixtureTestSupport
 import Testing
 import GATT
 import Replay
@@ -5,7 +6,7 @@ import HexTestSupport
 
 /// The library path of `attune conformance --role server`: every server vector passes.
 @Suite struct ServerConformanceTests {
-    static let suite = try! ConformanceSuite(vectorsFile: FixturePaths.vectors, databasesFile: FixturePaths.databases)
+    static let suite = try! ConformanceSuite(vectorsFile: Fixtures.vectors, databasesFile: Fixtures.databases)
 
     @Test func everyServerVectorPasses() {
         let results = Self.suite.run(role: .server)
