@@ -57,14 +57,8 @@ enum ATTBenchmarks {
         case .readRequest(let r): return Int(r.handle.rawValue)
         case .readResponse(let r): return r.value.count
         case .handleValueNotification(let n): return Int(n.handle.rawValue) &+ n.value.count
-        case .readByTypeResponse(let r):
-            var s = 0
-            for e in r.entries { s &+= Int(e.handle.rawValue) &+ e.value.count }
-            return s
-        case .findInformationResponse(let r):
-            var s = 0
-            for e in r.entries { s &+= Int(e.handle.rawValue) &+ Int(e.type.uint16 ?? 0) }
-            return s
+        case .readByTypeResponse(let r): return consume(r)
+        case .findInformationResponse(let r): return consume(r)
         case .errorResponse(let e): return Int(e.errorCode.rawValue)
         default: return 0
         }
@@ -79,19 +73,27 @@ enum ATTBenchmarks {
         case .response(_, .success(let pdu)):
             switch pdu {
             case .readResponse(let r): return r.value.count
-            case .readByTypeResponse(let r):
-                var s = 0
-                for e in r.entries { s &+= Int(e.handle.rawValue) &+ e.value.count }
-                return s
-            case .findInformationResponse(let r):
-                var s = 0
-                for e in r.entries { s &+= Int(e.handle.rawValue) &+ Int(e.type.uint16 ?? 0) }
-                return s
+            case .readByTypeResponse(let r): return consume(r)
+            case .findInformationResponse(let r): return consume(r)
             case .errorResponse(let e): return Int(e.errorCode.rawValue)
             default: return 0
             }
-        case .notification(.success(.handleValueNotification(let n))): return Int(n.handle.rawValue) &+ n.value.count
+        case .notification(.success(let n)): return Int(n.handle.rawValue) &+ n.value.count
         default: return 0
         }
+    }
+
+    @inline(__always)
+    static func consume(_ r: ReadByTypeResponse) -> Int {
+        var s = 0
+        for e in r.entries { s &+= Int(e.handle.rawValue) &+ e.value.count }
+        return s
+    }
+
+    @inline(__always)
+    static func consume(_ r: FindInformationResponse) -> Int {
+        var s = 0
+        for e in r.entries { s &+= Int(e.handle.rawValue) &+ Int(e.type.uint16 ?? 0) }
+        return s
     }
 }
