@@ -32,7 +32,8 @@ public func fuzzATT(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 func roleAgrees(_ received: ATTReceivedPDU, _ kind: ATTOpcode.Kind) -> Bool {
     switch (received, kind) {
     case (.request, .request), (.command, .command), (.confirmation, .confirmation), (.response, .response),
-         (.notification, .notification), (.indication, .indication), (.unknown, .unknown): true
+         (.notification, .notification), (.multipleNotification, .notification), (.indication, .indication),
+         (.unknown, .unknown): true
     default: false
     }
 }

@@ -22,35 +22,7 @@ public enum ATTClientPDU: ATTDirectedPDU {
     case signedWriteCommand(SignedWriteCommand)
     case handleValueConfirmation(HandleValueConfirmation)
 
-    /// The PDU in `direction`, when a client sent it.
+    /// The PDU with the side that sends it.
     @inlinable
-    public static func narrowed(_ direction: ATTPDUDirection) -> ATTClientPDU? { direction.client }
-
-    /// The same PDU as an ``ATTPDU``, for code that treats both directions alike.
-    @inlinable
-    public var pdu: ATTPDU { ATTPDU(self) }
-}
-
-extension ATTPDU {
-    /// Widens a client's PDU to the type of all PDUs.
-    @inlinable
-    public init(_ pdu: ATTClientPDU) {
-        switch pdu {
-        case .exchangeMTURequest(let p): self = .exchangeMTURequest(p)
-        case .findInformationRequest(let p): self = .findInformationRequest(p)
-        case .findByTypeValueRequest(let p): self = .findByTypeValueRequest(p)
-        case .readByTypeRequest(let p): self = .readByTypeRequest(p)
-        case .readRequest(let p): self = .readRequest(p)
-        case .readBlobRequest(let p): self = .readBlobRequest(p)
-        case .readMultipleRequest(let p): self = .readMultipleRequest(p)
-        case .readByGroupTypeRequest(let p): self = .readByGroupTypeRequest(p)
-        case .writeRequest(let p): self = .writeRequest(p)
-        case .prepareWriteRequest(let p): self = .prepareWriteRequest(p)
-        case .executeWriteRequest(let p): self = .executeWriteRequest(p)
-        case .readMultipleVariableRequest(let p): self = .readMultipleVariableRequest(p)
-        case .writeCommand(let p): self = .writeCommand(p)
-        case .signedWriteCommand(let p): self = .signedWriteCommand(p)
-        case .handleValueConfirmation(let p): self = .handleValueConfirmation(p)
-        }
-    }
+    public var direction: ATTPDUDirection { .clientToServer(self) }
 }

@@ -1,14 +1,27 @@
 /// What ``ATTClientPDU`` and ``ATTServerPDU`` share: the PDUs of one side, narrowed
 /// from what ``ATTReceivedPDU`` decoded and widened to ``ATTPDU`` to be encoded and shown.
-/// Written once here so the two directions differ only in their cases.
+/// Written once here, with the one mapping to and from ``ATTPDU`` in ``ATTPDUDirection``,
+/// so the two directions differ only in their cases.
 public protocol ATTDirectedPDU: Hashable, Sendable, CustomStringConvertible {
-    /// This side's PDU in `direction`; nil when the other side sends it.
-    static func narrowed(_ direction: ATTPDUDirection) -> Self?
-    /// The same PDU as an ``ATTPDU``, for code that treats both directions alike.
-    var pdu: ATTPDU { get }
+    /// The PDU with the side that sends it.
+    var direction: ATTPDUDirection { get }
 }
 
 extension ATTDirectedPDU {
+    /// This side's PDU in `direction`; nil when the other side sends it. Once for both
+    /// sides: specialized, each cast is known to succeed or fail at compile time.
+    @inlinable
+    public static func narrowed(_ direction: ATTPDUDirection) -> Self? {
+        switch direction {
+        case .clientToServer(let p): p as? Self
+        case .serverToClient(let p): p as? Self
+        }
+    }
+
+    /// The same PDU as an ``ATTPDU``, for code that treats both directions alike.
+    @inlinable
+    public var pdu: ATTPDU { ATTPDU(direction) }
+
     /// The PDU, when this side sends it; nil for what only the other side sends.
     @inlinable
     public init?(_ pdu: ATTPDU) {
@@ -40,4 +53,10 @@ extension ATTDirectedPDU {
     }
 
     public var description: String { pdu.description }
+}
+
+extension ATTPDU {
+    /// Widens a PDU of one side to the type of all PDUs.
+    @inlinable
+    public init<P: ATTDirectedPDU>(_ pdu: P) { self.init(pdu.direction) }
 }

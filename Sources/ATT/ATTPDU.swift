@@ -43,10 +43,7 @@ public enum ATTPDU: Hashable, Sendable, CustomStringConvertible {
     /// received PDU takes; this only widens its result for tools and presentation.
     @inlinable
     public static func decode(_ bytes: ArraySlice<UInt8>) throws(ATTDecodingError) -> ATTPDU {
-        switch try ATTReceivedPDU(decoding: bytes).decoded() {
-        case .clientToServer(let p): ATTPDU(p)
-        case .serverToClient(let p): ATTPDU(p)
-        }
+        ATTPDU(try ATTReceivedPDU(decoding: bytes).decoded())
     }
 
     /// Decodes one complete PDU from an array.

@@ -4,8 +4,10 @@
 ///
 /// This is the only place a received opcode is branched on. The bearer matches on the
 /// role to sequence the protocol and hands the typed PDU on; a server switches over
-/// ``ATTClientPDU`` and a client over ``ATTServerPDU``. The flat ``ATTPDU`` is widened
-/// from these for presentation and is not on this path.
+/// ``ATTClientPDU`` and a client over ``ATTServerPDU``. Notifications and the indication
+/// come as their own structs, so the client delivers them without a second switch over
+/// the PDU. The flat ``ATTPDU`` is widened from these for presentation and is not on this
+/// path.
 ///
 /// The role is known even when the parameters do not decode, because the bearer answers
 /// by role: a malformed request gets Invalid PDU, a malformed response fails our request,
@@ -20,8 +22,10 @@ public enum ATTReceivedPDU: Hashable, Sendable {
     case confirmation(Result<HandleValueConfirmation, ATTDecodingError>)
     /// A response or Error Response, which the peer sends as a server.
     case response(ATTOpcode, Result<ATTServerPDU, ATTDecodingError>)
-    /// A Handle Value Notification or Multiple Handle Value Notification.
-    case notification(Result<ATTServerPDU, ATTDecodingError>)
+    /// A Handle Value Notification.
+    case notification(Result<HandleValueNotification, ATTDecodingError>)
+    /// A Multiple Handle Value Notification.
+    case multipleNotification(Result<MultipleHandleValueNotification, ATTDecodingError>)
     /// A Handle Value Indication, which must be confirmed whatever it holds.
     case indication(Result<HandleValueIndication, ATTDecodingError>)
     /// An opcode the spec does not define.
@@ -65,8 +69,7 @@ public enum ATTReceivedPDU: Hashable, Sendable {
         case 0x17: self = .response(op, Self.parse(bytes, PrepareWriteResponse.self).map(ATTServerPDU.prepareWriteResponse))
         case 0x18: self = .request(op, Self.parse(bytes, ExecuteWriteRequest.self).map(ATTClientPDU.executeWriteRequest))
         case 0x19: self = .response(op, Self.parse(bytes, ExecuteWriteResponse.self).map(ATTServerPDU.executeWriteResponse))
-        case 0x1B:
-            self = .notification(Self.parse(bytes, HandleValueNotification.self).map(ATTServerPDU.handleValueNotification))
+        case 0x1B: self = .notification(Self.parse(bytes, HandleValueNotification.self))
         case 0x1D: self = .indication(Self.parse(bytes, HandleValueIndication.self))
         case 0x1E: self = .confirmation(Self.parse(bytes, HandleValueConfirmation.self))
         case 0x20:
@@ -75,9 +78,7 @@ public enum ATTReceivedPDU: Hashable, Sendable {
         case 0x21:
             self = .response(op, Self.parse(bytes, ReadMultipleVariableResponse.self)
                 .map(ATTServerPDU.readMultipleVariableResponse))
-        case 0x23:
-            self = .notification(Self.parse(bytes, MultipleHandleValueNotification.self)
-                .map(ATTServerPDU.multipleHandleValueNotification))
+        case 0x23: self = .multipleNotification(Self.parse(bytes, MultipleHandleValueNotification.self))
         case 0x52: self = .command(Self.parse(bytes, WriteCommand.self).map(ATTClientPDU.writeCommand))
         case 0xD2: self = .command(Self.parse(bytes, SignedWriteCommand.self).map(ATTClientPDU.signedWriteCommand))
         default: self = .unknown(op)
@@ -105,7 +106,9 @@ public enum ATTReceivedPDU: Hashable, Sendable {
         switch self {
         case .request(_, let r), .command(let r): .clientToServer(try r.get())
         case .confirmation(let r): .clientToServer(.handleValueConfirmation(try r.get()))
-        case .response(_, let r), .notification(let r): .serverToClient(try r.get())
+        case .response(_, let r): .serverToClient(try r.get())
+        case .notification(let r): .serverToClient(.handleValueNotification(try r.get()))
+        case .multipleNotification(let r): .serverToClient(.multipleHandleValueNotification(try r.get()))
         case .indication(let r): .serverToClient(.handleValueIndication(try r.get()))
         case .unknown(let op): throw ATTDecodingError(.unknownOpcode, offset: 0, opcode: op.rawValue)
         case .empty: throw ATTDecodingError(.empty, offset: 0)

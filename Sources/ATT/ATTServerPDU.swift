@@ -24,36 +24,7 @@ public enum ATTServerPDU: ATTDirectedPDU {
     case handleValueIndication(HandleValueIndication)
     case multipleHandleValueNotification(MultipleHandleValueNotification)
 
-    /// The PDU in `direction`, when a server sent it.
+    /// The PDU with the side that sends it.
     @inlinable
-    public static func narrowed(_ direction: ATTPDUDirection) -> ATTServerPDU? { direction.server }
-
-    /// The same PDU as an ``ATTPDU``, for code that treats both directions alike.
-    @inlinable
-    public var pdu: ATTPDU { ATTPDU(self) }
-}
-
-extension ATTPDU {
-    /// Widens a server's PDU to the type of all PDUs.
-    @inlinable
-    public init(_ pdu: ATTServerPDU) {
-        switch pdu {
-        case .errorResponse(let p): self = .errorResponse(p)
-        case .exchangeMTUResponse(let p): self = .exchangeMTUResponse(p)
-        case .findInformationResponse(let p): self = .findInformationResponse(p)
-        case .findByTypeValueResponse(let p): self = .findByTypeValueResponse(p)
-        case .readByTypeResponse(let p): self = .readByTypeResponse(p)
-        case .readResponse(let p): self = .readResponse(p)
-        case .readBlobResponse(let p): self = .readBlobResponse(p)
-        case .readMultipleResponse(let p): self = .readMultipleResponse(p)
-        case .readByGroupTypeResponse(let p): self = .readByGroupTypeResponse(p)
-        case .writeResponse(let p): self = .writeResponse(p)
-        case .prepareWriteResponse(let p): self = .prepareWriteResponse(p)
-        case .executeWriteResponse(let p): self = .executeWriteResponse(p)
-        case .readMultipleVariableResponse(let p): self = .readMultipleVariableResponse(p)
-        case .handleValueNotification(let p): self = .handleValueNotification(p)
-        case .handleValueIndication(let p): self = .handleValueIndication(p)
-        case .multipleHandleValueNotification(let p): self = .multipleHandleValueNotification(p)
-        }
-    }
+    public var direction: ATTPDUDirection { .serverToClient(self) }
 }

@@ -120,6 +120,20 @@ import HexTestSupport
         #expect(out == [0x1e])
     }
 
+    @Test mutating func notificationsComeAsTheirOwnStructs() {
+        // Decoded once: the event carries the notification itself, not a PDU to switch over again.
+        guard case .notification(let n) = feed("1b0300aabb") else { Issue.record("expected notification"); return }
+        #expect(n.handle == 3)
+        #expect(Array(n.value) == [0xAA, 0xBB])
+        guard case .multipleNotification(let m) = feed("2303000100aa04000200bbcc") else {
+            Issue.record("expected multiple notification"); return
+        }
+        #expect(m.entries.map(\.handle) == [3, 4])
+        #expect(m.entries.map { Array($0.value) } == [[0xAA], [0xBB, 0xCC]])
+        #expect(out.isEmpty, "notifications are not answered")
+        guard case .handled(nil) = feed("1b0000aa") else { Issue.record("a malformed notification is ignored"); return }
+    }
+
     @Test mutating func malformedIndicationIsStillConfirmed() {
         guard case .handled = feed("1d00") else { Issue.record("expected handled"); return }
         #expect(out == [0x1e])

@@ -12,7 +12,7 @@ import Testing
         case .command: .command
         case .confirmation: .confirmation
         case .response: .response
-        case .notification: .notification
+        case .notification, .multipleNotification: .notification
         case .indication: .indication
         case .unknown: .unknown
         case .empty: nil

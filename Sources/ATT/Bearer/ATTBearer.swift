@@ -123,8 +123,12 @@ public struct ATTBearer: Sendable {
             }
 
         case .notification(let decoded):
-            guard case .success(let pdu) = decoded else { return .handled(nil) }
-            return .notification(pdu)
+            guard case .success(let notification) = decoded else { return .handled(nil) }
+            return .notification(notification)
+
+        case .multipleNotification(let decoded):
+            guard case .success(let notifications) = decoded else { return .handled(nil) }
+            return .multipleNotification(notifications)
 
         case .indication(let decoded):
             // Confirm first, whatever the payload: a peer must never stall on us.

@@ -3,8 +3,9 @@
 /// Requests, commands and confirmations go to the GATT server engine; responses,
 /// notifications and indications go to the GATT client engine (ATT is symmetric, so
 /// both may sit on one bearer). PDUs come typed for the engine they go to: an
-/// ``ATTClientPDU`` for what the peer sent as a client, an ``ATTServerPDU`` for what it
-/// sent as a server.
+/// ``ATTClientPDU`` for what the peer sent as a client, an ``ATTServerPDU`` for its
+/// responses, and the struct itself for a notification or indication, which the client
+/// delivers without switching over the PDU again.
 public enum ATTBearerEvent: Hashable, Sendable {
     /// A well-formed request of the peer. The server must answer it through
     /// ``ATTBearer/sendResponse(_:into:)`` or ``ATTBearer/sendErrorResponse(_:into:)``;
@@ -18,8 +19,10 @@ public enum ATTBearerEvent: Hashable, Sendable {
     /// The peer answered our outstanding request with bytes that do not decode; the
     /// request is complete and failed.
     case malformedResponse(ATTDecodingError, request: ATTOpcode)
-    /// A Handle Value Notification or Multiple Handle Value Notification.
-    case notification(ATTServerPDU)
+    /// A Handle Value Notification.
+    case notification(HandleValueNotification)
+    /// A Multiple Handle Value Notification.
+    case multipleNotification(MultipleHandleValueNotification)
     /// A Handle Value Indication. The bearer has already produced its confirmation
     /// (see ``ATTBearer/receive(_:at:into:)``), so the peer never stalls even when no
     /// one listens.

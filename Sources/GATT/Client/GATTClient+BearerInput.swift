@@ -5,14 +5,20 @@ extension GATTClient {
     /// ATT_MTU check and for error reports.
     public mutating func handle(_ event: ATTBearerEvent, bytes: ArraySlice<UInt8>, bearer: inout ATTBearer,
                                 at now: MonotonicTime, into actions: inout [GATTClientAction]) {
+        // The one switch over what the bearer decoded: a notification or indication is
+        // delivered from its own case, and only a response reaches the procedure.
         switch event {
-        case let .response(pdu, _), let .notification(pdu):
-            // The bearer has sorted responses from notifications by opcode; the PDU's
-            // own case says the same, so one switch over it serves both.
-            guard receive(pdu, bytes: bytes, bearer: &bearer, at: now, into: &actions) else { return }
+        case let .response(pdu, _):
+            guard answer(pdu, bytes: bytes, bearer: &bearer, at: now, into: &actions) else { return }
+        case let .notification(n):
+            guard fitsMTU(bytes, bearer, into: &actions) else { return }
+            actions.append(.deliver(.notification(n.handle, n.value)))
+        case let .multipleNotification(m):
+            guard fitsMTU(bytes, bearer, into: &actions) else { return }
+            for e in m.entries { actions.append(.deliver(.notification(e.handle, e.value))) }
         case let .indication(indication):
-            guard receive(.handleValueIndication(indication), bytes: bytes, bearer: &bearer, at: now, into: &actions)
-            else { return }
+            actions.append(.deliver(.indication(indication.handle, indication.value)))
+            serviceChanged(indication, bearer: &bearer, at: now, into: &actions)
         case let .malformedResponse(error, _):
             guard let current = active else { return }
             active = nil
@@ -27,29 +33,6 @@ extension GATTClient {
         pump(bearer: &bearer, at: now, into: &actions)
     }
 
-    /// Handles one PDU of the server. The switch names every PDU a server can send, so a
-    /// new one fails to compile here until it is handled. Returns false when the queue
-    /// must not move on (the PDU was dropped, or the request is being sent again).
-    mutating func receive(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, bearer: inout ATTBearer,
-                          at now: MonotonicTime, into actions: inout [GATTClientAction]) -> Bool {
-        switch pdu {
-        case let .handleValueNotification(n):
-            guard fitsMTU(bytes, bearer, into: &actions) else { return false }
-            actions.append(.deliver(.notification(n.handle, n.value)))
-        case let .multipleHandleValueNotification(m):
-            guard fitsMTU(bytes, bearer, into: &actions) else { return false }
-            for e in m.entries { actions.append(.deliver(.notification(e.handle, e.value))) }
-        case let .handleValueIndication(indication):
-            actions.append(.deliver(.indication(indication.handle, indication.value)))
-            serviceChanged(indication, bearer: &bearer, at: now, into: &actions)
-        case .errorResponse, .exchangeMTUResponse, .findInformationResponse, .findByTypeValueResponse,
-             .readByTypeResponse, .readResponse, .readBlobResponse, .readMultipleResponse, .readByGroupTypeResponse,
-             .writeResponse, .prepareWriteResponse, .executeWriteResponse, .readMultipleVariableResponse:
-            return answer(pdu, bytes: bytes, bearer: &bearer, at: now, into: &actions)
-        }
-        return true
-    }
-
     /// A notification longer than ATT_MTU is dropped and reported, never delivered cut.
     private func fitsMTU(_ bytes: ArraySlice<UInt8>, _ bearer: ATTBearer, into actions: inout [GATTClientAction]) -> Bool {
         guard bytes.count > bearer.mtu else { return true }
@@ -57,7 +40,9 @@ extension GATTClient {
         return false
     }
 
-    /// The response or Error Response to the active procedure's request.
+    /// The response or Error Response to the active procedure's request. Returns false
+    /// when the queue must not move on (no procedure is active, or the request is being
+    /// sent again).
     private mutating func answer(_ pdu: ATTServerPDU, bytes: ArraySlice<UInt8>, bearer: inout ATTBearer,
                                  at now: MonotonicTime, into actions: inout [GATTClientAction]) -> Bool {
         guard var current = active else { return false }

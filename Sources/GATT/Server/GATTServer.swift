@@ -173,7 +173,7 @@ public struct GATTServer: Sendable {
             if let peer = client.peer { store.save(client.bondedState, for: peer) }
             out.events.append(.connectionClosed(id, reason))
             return client
-        case .response, .malformedResponse, .notification, .indication:
+        case .response, .malformedResponse, .notification, .multipleNotification, .indication:
             // Answers to our own requests on this link, and the client's notifications
             // as a server: the link's client engine takes them.
             var actions: [GATTClientAction] = []
