@@ -187,10 +187,16 @@ final class KernelController: ControllerBackend {
             continuation.finish()
             return stream
         }
+        // Listen first, then read the state changes are measured from. The monitor's
+        // reader passes an event only to listeners that exist when it reads it; a task
+        // that listened for itself could start after the change it should hear. Under
+        // load in the kernel lab, a down went unheard that way, and the up after it then
+        // changed nothing, so neither was reported.
+        let events = monitor.events()
         let initial = status
         let task = Task { [weak self] in
             var last = initial
-            for await _ in monitor.events() {
+            for await _ in events {
                 guard let self else { break }
                 let now = self.status
                 if now != last {
