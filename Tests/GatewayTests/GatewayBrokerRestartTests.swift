@@ -160,15 +160,14 @@ struct GatewayBrokerRestartTests {
             // messages dropped in the outage: adapters, stats, state), so missing ≤ dropped.
             #expect(missing.count <= dropped, "\(missing.count) values lost but \(dropped) counted: \(missing.sorted().prefix(20))")
             #expect(delivered.count + dropped >= expected.count)
-            // The queue drops the oldest first: per device, what is missing is a run of
-            // consecutive values from the outage, and everything after it arrived. The one
-            // exception is what was in flight when the link dropped: QoS 1 messages stay until
-            // their PUBACK and are sent again, so that batch may arrive from inside the run,
-            // splitting it in two, never more.
+            // Which values go is the queue's rule, oldest waiting first, and
+            // MQTTBrokerTests.queueBoundDropsOldest checks that order exactly. Here the pattern
+            // is not fixed: the queue may still be full after the reconnect, while the window
+            // drains it in batches and values keep coming, so drops and delivered batches can
+            // alternate (seen under load: 9-122 missing, 123-126 delivered, 127-132 missing,
+            // 133-138 delivered). What holds here: every value sent once the gateway was back
+            // arrives, and every value missing is counted.
             for (base, count) in zip(bases, sent) {
-                let gone = missing.filter { $0 >= base && $0 < base + 1_000_000 }.sorted()
-                let runs = zip(gone, gone.dropFirst()).filter { $1 != $0 + 1 }.count + (gone.isEmpty ? 0 : 1)
-                #expect(runs <= 2, "device \(base / 1_000_000): missing values are one run, or two around the in-flight batch: \(gone)")
                 let sinceReconnect = Set((atReconnect[(base / 1_000_000)]..<count).map { base + $0 })
                 #expect(sinceReconnect.isSubset(of: delivered), "values sent after the reconnect all arrived")
             }
