@@ -76,4 +76,53 @@ import Testing
         }
         #expect(hungUp)
     }
+
+    /// The userland host's command timeouts are loop timers, and a flooded controller's
+    /// descriptor is always ready. The timer must fire while that descriptor keeps taking
+    /// turns: a loop that served a ready descriptor until it went quiet would never fire
+    /// it here, since this one never goes quiet. Shown by order, on the loop thread: the
+    /// timer's action comes, and the busy descriptor, never read, goes on taking turns
+    /// after it.
+    @Test("a timer fires while a descriptor stays ready, between its turns")
+    func timerFiresBesideABusyDescriptor() async throws {
+        let loop = try KernelEventLoop()
+        defer { loop.shutdown() }
+        let (a0, a1) = try KernelEventLoopTests.socketPair()
+        defer { for fd in [a0, a1] { close(fd) } }
+        var byte: UInt8 = 1
+        _ = send(a1, &byte, 1, 0)  // never read: readable on every pass
+        // The timer falls due 20 ms after it is set, and the timerfd is ready from then on,
+        // however loaded the machine: a fair loop serves it on its next pass, after a few
+        // thousand turns at most. A million turns without it is a loop that never fires
+        // it, and ends the test rather than let it hang.
+        let starved = 1_000_000
+        let order = Mutex((before: 0, after: 0, scheduled: false, fired: false, ended: false))
+        let watches = Mutex<[KernelEventLoop.Watch]>([])
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let turn: @Sendable (KernelEventLoop.Readiness) -> Void = { _ in
+                let finished = order.withLock { o -> Bool in
+                    guard o.scheduled, o.after < 100, o.before < starved else { return false }
+                    if o.fired { o.after += 1 } else { o.before += 1 }
+                    o.ended = o.after == 100 || o.before == starved
+                    return o.ended
+                }
+                if finished {
+                    for watch in watches.withLock({ $0 }) { loop.unwatch(watch) }
+                    continuation.resume()
+                }
+            }
+            do {
+                let watch = try loop.watch(a0, reading: true, writing: false, handler: turn)
+                watches.withLock { $0 = [watch] }
+                loop.schedule(after: .milliseconds(20)) { order.withLock { if !$0.ended { $0.fired = true } } }
+                order.withLock { $0.scheduled = true }
+            } catch {
+                Issue.record("watch failed: \(error)")
+                continuation.resume()
+            }
+        }
+        let result = order.withLock { $0 }
+        #expect(result.fired, "no timer after \(result.before) turns of a ready descriptor")
+        #expect(result.after == 100)
+    }
 }
