@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation", "HexTestSupport", "FixtureTestSupport"], resources: []),
         // Replay for DiscoveredDatabase.differences(expectedFrom:), which two client suites compare with.
-        .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "Replay", "HexTestSupport", "FixtureTestSupport"]),
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "HexTestSupport", "FixtureTestSupport"]),
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto", "HexTestSupport"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCrypto", "BluetoothCore", "HexTestSupport"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "ATT"]),

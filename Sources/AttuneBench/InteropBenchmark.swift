@@ -69,7 +69,7 @@ enum InteropBenchmark {
         _ = try await host.start()
         guard case .connected(let connection) = try await host.perform(.connect(
             peer: options.peer, peerAddressType: 0x01, parameters: ConnectionParameters(), timeout: .seconds(10))) else {
-            throw HostError.connectionFailed(HCIStatus(0xFF))
+            throw HostError.connectionFailed(.noControllerStatus)
         }
         let handle = connection.handle
         func nextPDU() async throws -> [UInt8] {

@@ -1,6 +1,5 @@
 import ATT
 import GATTTestSupport
-import Replay
 import Testing
 @testable import GATT
 

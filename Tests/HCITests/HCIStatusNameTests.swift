@@ -17,6 +17,7 @@ struct HCIStatusNameTests {
         }
         #expect(HCIStatus(0x46).name == "Unassigned Error Code")
         #expect(HCIStatus(0xFF).name == "Unassigned Error Code")
+        #expect(HCIStatus.noControllerStatus.name == "Unassigned Error Code", "the host's own failure never passes for a real code")
         let known: [(UInt8, String)] = [
             (0x07, "Memory Capacity Exceeded"), (0x08, "Connection Timeout"), (0x09, "Connection Limit Exceeded"),
             (0x0C, "Command Disallowed"), (0x12, "Invalid HCI Command Parameters"),

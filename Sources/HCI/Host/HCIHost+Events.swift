@@ -161,7 +161,7 @@ extension HCIHost {
         guard connections[event.handle] == nil else {
             // Taking it would reset the handle's flow-control count under packets in flight.
             warn(.duplicateConnection(event.handle))
-            if let pending { complete(pending.id, .failure(.connectionFailed(HCIStatus(0xFF)))) }
+            if let pending { complete(pending.id, .failure(.connectionFailed(.noControllerStatus))) }
             return
         }
         let info = ConnectionInfo(

@@ -21,6 +21,10 @@ public struct HCIStatus: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let unspecifiedError = HCIStatus(0x1F)
     public static let unacceptableConnectionParameters = HCIStatus(0x3B)
     public static let connectionFailedToBeEstablished = HCIStatus(0x3E)
+    /// Not a code the spec assigns (it names 0x00–0x45): the host's own failure where no
+    /// controller status exists, such as a Connection Complete for a handle already in
+    /// use. ``name`` spells it "Unassigned Error Code", so it never passes for a real one.
+    public static let noControllerStatus = HCIStatus(0xFF)
     @inlinable public var isSuccess: Bool { rawValue == 0 }
 
     public var description: String {

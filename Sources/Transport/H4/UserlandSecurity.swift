@@ -100,7 +100,7 @@ struct UserlandSecurity {
                             host: inout HCIHost, out: inout HostOutput, nextID: inout UInt64, at now: MonotonicTime) -> Bool {
         guard let handle = encryptionRequests.removeValue(forKey: id) else { return false }
         guard case .failure(let error) = result else { return true }
-        let status: HCIStatus = if case .commandFailed(_, let status) = error { status } else { HCIStatus(0xFF) }
+        let status: HCIStatus = if case .commandFailed(_, let status) = error { status } else { .noControllerStatus }
         if let info = host.connection(handle), var manager = managers[handle] {
             output.removeAll()
             manager.encryptionFailed(status: status.rawValue, at: now, into: &output)

@@ -1,5 +1,4 @@
 import ATT
-import GATT
 
 extension DiscoveredDatabase {
     /// What a client should discover from a server's database: its groups, includes,

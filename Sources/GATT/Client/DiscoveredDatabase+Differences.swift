@@ -1,5 +1,4 @@
 import ATT
-import GATT
 
 extension DiscoveredDatabase {
     /// Differences from `expected`, one line each; empty when they agree. Compares
