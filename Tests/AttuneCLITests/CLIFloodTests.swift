@@ -143,9 +143,8 @@ struct CLIFloodTests {
         #expect(run.stderr.contains("error: discovery did not finish within 3 s"), "stderr: \(run.stderr)")
         #expect(run.stderr.contains("--discovery-timeout"), "stderr: \(run.stderr)")
         #expect(run.peakKilobytes < Self.limitKilobytes, "peak RSS \(run.peakKilobytes) kB")
-        // The deadline, not the test's kill, ended it: 3 s of discovery plus start-up and
-        // the disconnection, with room for a loaded machine.
-        #expect(elapsed < .seconds(40), "took \(elapsed)")
+        // The deadline, not the test's kill, ended it: the message above names the 3 s
+        // deadline, and the kill would have left none. The time is printed, not bounded.
         #expect(requests > 10, "the server was asked only \(requests) times")
     }
 
@@ -153,8 +152,12 @@ struct CLIFloodTests {
     /// walk scanned all 131,070 services for each of them, silent until the deadline
     /// (overshot by 16 s, at 244 MB), and left a 28 MB record that the next start moved
     /// aside as corrupt.
+    ///
+    /// The discovery timeout is a guard against a hang, not a bound on speed: idle, a run
+    /// takes about 30 s; with a core busy, QEMU and builds beside it, one took 200 s for
+    /// 80,000 of its 131,074 PDUs, at 25 s of CPU.
     @Test("a primary and a secondary service at every handle to 0xFFFF: discover ends, the store stays sound",
-          .timeLimit(.minutes(10)))
+          .timeLimit(.minutes(25)))
     func discoverEveryHandleTwice() async throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("attune-every-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: store) }
@@ -163,7 +166,7 @@ struct CLIFloodTests {
             defer { controller.close() }
             controller.start()
             let result = try await AttuneProcess.run(["discover", Self.address, "--random", "--transport", "unix:" + controller.path,
-                                                      "--discovery-timeout", "200"], timeout: 240, discardStdout: true, store: store)
+                                                      "--discovery-timeout", "600"], timeout: 660, discardStdout: true, store: store)
             print("flood 6 (every handle, run \(run)): exit \(result.status), peak RSS \(result.peakKilobytes) kB, "
                   + "\(controller.requestsReceived) requests, \(result.cpuSeconds) s CPU")
             #expect(result.status == 0, "stderr: \(result.stderr)")
