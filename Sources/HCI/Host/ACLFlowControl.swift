@@ -56,6 +56,13 @@ struct ACLFlowControl: Sendable {
         return freed == Int(count) ? nil : .completedPacketsMismatch(handle: handle, reported: count, inFlight: current)
     }
 
+    /// Drops a connection's packets not yet sent, returning how many; those in flight stay counted.
+    mutating func discardQueued(on handle: UInt16) -> Int {
+        let count = queues.removeValue(forKey: handle)?.count ?? 0
+        turn.removeAll { $0 == handle }
+        return count
+    }
+
     /// Forgets a connection. Its packets still in the controller are flushed with the
     /// link, so their buffers come back without a Number Of Completed Packets (§4.1.1).
     mutating func close(_ handle: UInt16) {

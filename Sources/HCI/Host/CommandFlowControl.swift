@@ -10,8 +10,9 @@ struct CommandFlowControl: Sendable {
         case rawCommand(HostRequestID)
         /// LE Create Connection or LE Extended Create Connection; completes on LE Connection Complete.
         case connect(HostRequestID)
-        /// Completes on Disconnection Complete.
-        case disconnect(HostRequestID, handle: UInt16)
+        /// HCI Disconnect; the request it completes, if any, is in the link's
+        /// ``HostDisconnect`` (it may join after the command was queued).
+        case disconnect(handle: UInt16)
         /// LE Create Connection Cancel, for a request or for the host's own connection timeout.
         case cancelConnect(HostRequestID?)
         /// Issued by the host itself (a timeout's cancel, an accepted parameter update).

@@ -19,6 +19,7 @@ extension HCIHost {
             for entry in completed.entries {
                 if let warning = acl.completed(handle: entry.handle, count: entry.completedPackets) { warn(warning) }
             }
+            // A draining link's Disconnect goes once its last packet is completed; flush checks.
         case .disconnectionComplete(let event):
             disconnectionComplete(event)
         case .leConnectionComplete(let event):
@@ -128,11 +129,8 @@ extension HCIHost {
                 pendingConnection = nil
                 complete(id, .failure(.commandFailed(opcode, status)))
             }
-        case .disconnect(let id, let handle):
-            if !status.isSuccess {
-                connections[handle]?.pendingDisconnect = nil
-                complete(id, .failure(.commandFailed(opcode, status)))
-            }
+        case .disconnect(let handle):
+            if !status.isSuccess { apply(.commandFailed(status), to: handle) }
         case .cancelConnect(let id):
             if status.isSuccess {
                 pendingConnection?.cancelGraceDeadline = now + Self.cancelGracePeriod
@@ -182,17 +180,20 @@ extension HCIHost {
             return
         }
         guard event.status.isSuccess else {
-            if let id = connection.pendingDisconnect {
-                connections[event.handle]?.pendingDisconnect = nil
-                complete(id, .failure(.commandFailed(Disconnect.opcode, event.status)))
-            }
+            apply(.commandFailed(event.status), to: event.handle)
             return
+        }
+        let unsent = acl.queuedCount(on: event.handle)
+        if unsent > 0 {
+            // Data that never reached the controller goes with the link: say so.
+            warn(.undeliveredAtDisconnect(handle: event.handle, unsent: unsent,
+                                          unacknowledged: acl.inFlight(on: event.handle)))
         }
         connections[event.handle] = nil
         acl.close(event.handle)
         reassembler.reset(handle: event.handle, key: 0)
         output.events.append(.disconnected(handle: event.handle, reason: event.reason))
-        if let id = connection.pendingDisconnect {
+        if let id = connection.disconnect.requestID {
             complete(id, .success(.disconnected(reason: event.reason)))
         }
     }

@@ -12,9 +12,7 @@ extension HCIHost {
         case .awaitingConfirmation where isIndication:
             connections[handle]?.peerIndications = .broken
             output.events.append(.indicationBeforeConfirmation(handle: handle))
-            if connection.pendingDisconnect == nil {
-                commands.enqueue(Disconnect(connectionHandle: handle, reason: 0x13), .internal)
-            }
+            apply(.peerBrokeATT, to: handle)
             return false
         case .idle where isIndication:
             connections[handle]?.peerIndications = .awaitingConfirmation

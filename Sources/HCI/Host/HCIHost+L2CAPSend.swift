@@ -21,6 +21,7 @@ extension HCIHost {
     /// Frames, fragments and queues a payload on a live link; the reason when the link
     /// cannot take it.
     mutating func queueL2CAP(_ payload: [UInt8], on handle: UInt16, channel: L2CAPChannelID) -> HostError? {
+        guard connections[handle]?.disconnect.takesData ?? false else { return .disconnecting(handle) }
         guard payload.count <= 0xFFFF else {
             return .invalidRequest("L2CAP payload of \(payload.count) bytes exceeds 65535")
         }

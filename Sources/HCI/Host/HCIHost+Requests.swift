@@ -64,19 +64,7 @@ extension HCIHost {
             pendingConnection = pending
             commands.enqueue(LECreateConnectionCancel(), .cancelConnect(id))
         case .disconnect(let handle, let reason):
-            guard let connection = connections[handle] else {
-                complete(id, .failure(.unknownConnection(handle)))
-                return
-            }
-            guard connection.pendingDisconnect == nil else {
-                complete(id, .failure(.busy("connection 0x\(String(handle, radix: 16)) is already disconnecting")))
-                return
-            }
-            connections[handle]?.pendingDisconnect = id
-            // The host is already ending a link whose peer broke ATT's sequence: this
-            // request completes with that Disconnect.
-            guard connection.peerIndications != .broken else { return }
-            commands.enqueue(Disconnect(connectionHandle: handle, reason: reason), .disconnect(id, handle: handle))
+            requestDisconnect(handle, reason: reason, id: id, at: now)
         case .sendL2CAP(let handle, let channel, let payload):
             guard connections[handle] != nil else {
                 complete(id, .failure(.unknownConnection(handle)))

@@ -23,7 +23,7 @@ extension HCIHost {
         }
         pendingConnection = nil
         for handle in connections.keys.sorted() {
-            let disconnecting = connections[handle]?.pendingDisconnect
+            let disconnecting = connections[handle]?.disconnect.requestID
             acl.close(handle)
             reassembler.reset(handle: handle, key: 0)
             output.events.append(.disconnected(handle: handle, reason: Self.resetDisconnectionReason))

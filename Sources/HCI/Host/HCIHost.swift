@@ -110,8 +110,8 @@ public struct HCIHost: Sendable {
         flush(at: now)
     }
 
-    /// Lets time pass: command timeouts, connection timeouts and the summaries of
-    /// suppressed warnings fire here.
+    /// Lets time pass: command timeouts, connection timeouts, the drain limits of
+    /// disconnects and the summaries of suppressed warnings fire here.
     public mutating func tick(at now: MonotonicTime, into out: inout HostOutput) {
         guard phase != .stopped else { return }
         swap(&output, &out)
@@ -160,11 +160,13 @@ public struct HCIHost: Sendable {
         var failed = Set<HostRequestID>()
         for command in commands.removeAll() {
             switch command.purpose {
-            case .request(let id, _), .rawCommand(let id), .connect(let id), .disconnect(let id, _):
+            case .request(let id, _), .rawCommand(let id), .connect(let id):
                 if failed.insert(id).inserted { complete(id, .failure(error)) }
             case .cancelConnect(let id?):
                 if failed.insert(id).inserted { complete(id, .failure(error)) }
-            case .initialization, .internal, .cancelConnect(nil): break
+            case .disconnect, .initialization, .internal, .cancelConnect(nil):
+                // A disconnect's request, if any, is its link's, failed below.
+                break
             }
         }
         if let pending = pendingConnection, failed.insert(pending.id).inserted {
@@ -174,7 +176,7 @@ public struct HCIHost: Sendable {
         if let id = resetRequest, failed.insert(id).inserted { complete(id, .failure(error)) }
         resetRequest = nil
         for handle in connections.keys.sorted() {
-            if let id = connections[handle]?.pendingDisconnect, failed.insert(id).inserted {
+            if let id = connections[handle]?.disconnect.requestID, failed.insert(id).inserted {
                 complete(id, .failure(error))
             }
             output.events.append(.connectionEnded(handle: handle, error: error))
@@ -190,10 +192,12 @@ public struct HCIHost: Sendable {
     /// earlier one in the output; none once stopped).
     mutating func flush(at now: MonotonicTime) {
         guard phase != .stopped else { return }
+        // Before the commands go: a link drained by this call's input disconnects in it.
+        let drainDeadline = advanceDisconnects(at: now)
         commands.sendable(at: now, timeout: configuration.commandTimeout, into: &output)
         acl.sendable(into: &output)
         for summary in warnings.roll(at: now) { output.events.append(.warning(summary)) }
-        var next = commands.earliestDeadline
+        var next = Self.earlier(commands.earliestDeadline, drainDeadline)
         if let pending = pendingConnection {
             if pending.cancellation == nil { next = Self.earlier(next, pending.deadline) }
             next = Self.earlier(next, pending.cancelGraceDeadline)

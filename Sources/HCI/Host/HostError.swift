@@ -24,6 +24,9 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownConnection(UInt16)
     /// Another request of the same kind is still running.
     case busy(String)
+    /// The connection is being disconnected at our request, so it takes no more data:
+    /// data queued now would only be flushed with the link.
+    case disconnecting(UInt16)
     /// The request itself is invalid.
     case invalidRequest(String)
     /// The controller cannot serve as an LE controller, for the reason given.
@@ -48,6 +51,7 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notReady: "the HCI host is not ready"
         case .unknownConnection(let handle): "no connection with handle 0x\(String(handle, radix: 16))"
         case .busy(let what): "busy: \(what)"
+        case .disconnecting(let handle): "connection 0x\(String(handle, radix: 16)) is being disconnected and takes no more data"
         case .invalidRequest(let why): "invalid request: \(why)"
         case .unsupportedController(let why): "unsupported controller: \(why)"
         case .controllerReset: "the controller was reset"

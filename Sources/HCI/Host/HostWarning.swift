@@ -21,6 +21,9 @@ public enum HostWarning: Hashable, Sendable, CustomStringConvertible {
     case duplicateConnection(UInt16)
     /// A connection event for a handle the host does not know.
     case eventForUnknownHandle(String, UInt16)
+    /// A link ended with ACL data of ours not delivered: `unsent` packets never handed to
+    /// the controller, `unacknowledged` handed over but not reported completed.
+    case undeliveredAtDisconnect(handle: UInt16, unsent: Int, unacknowledged: Int)
     /// `count` more warnings of `kind` arrived in the last window and were counted but
     /// not delivered one by one (see ``HCIHost/warningCounts``).
     case suppressed(Kind, count: Int)
@@ -38,6 +41,8 @@ public enum HostWarning: Hashable, Sendable, CustomStringConvertible {
         case .unexpectedPacketType(let type): "dropped H4 packet of unexpected type 0x\(String(type, radix: 16))"
         case .duplicateConnection(let handle): "LE Connection Complete for handle 0x\(String(handle, radix: 16)), which is already connected"
         case .eventForUnknownHandle(let event, let handle): "\(event) for unknown handle 0x\(String(handle, radix: 16))"
+        case .undeliveredAtDisconnect(let handle, let unsent, let unacknowledged):
+            "handle 0x\(String(handle, radix: 16)) disconnected with \(unsent) ACL packets unsent and \(unacknowledged) not completed"
         case .suppressed(let kind, let count): "\(count) more \(kind) warnings suppressed"
         }
     }

@@ -4,7 +4,7 @@ extension HostWarning {
     public enum Kind: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
         case malformedEvent, malformedACL, aclForUnknownHandle, completedPacketsMismatch, l2capDropped
         case unknownChannel, unexpectedCommandCompletion, unexpectedPacketType, duplicateConnection
-        case eventForUnknownHandle
+        case eventForUnknownHandle, undeliveredAtDisconnect
 
         public var description: String {
             switch self {
@@ -18,6 +18,7 @@ extension HostWarning {
             case .unexpectedPacketType: "unexpected packet type"
             case .duplicateConnection: "duplicate connection"
             case .eventForUnknownHandle: "event for unknown handle"
+            case .undeliveredAtDisconnect: "data undelivered at disconnect"
             }
         }
     }
@@ -35,6 +36,7 @@ extension HostWarning {
         case .unexpectedPacketType: .unexpectedPacketType
         case .duplicateConnection: .duplicateConnection
         case .eventForUnknownHandle: .eventForUnknownHandle
+        case .undeliveredAtDisconnect: .undeliveredAtDisconnect
         case .suppressed: nil
         }
     }
