@@ -9,6 +9,15 @@ import BluetoothCore
 /// adapter goes down (powered off, reset) its devices are reassigned, and an idle device
 /// its adapter no longer hears or has no room for moves to the next adapter that does.
 /// Every input answers with a ``GatewayStep`` of ``PoolAction``s.
+///
+/// A device is placed only while no adapter holds an attempt or a link of it
+/// (``ConnectionScheduler/holds(_:)``). One that leaves an adapter while connecting or
+/// connected (its affinity changed, its lease was lost and won back) waits, unassigned,
+/// until that adapter reports the end: the cancel's Connection Complete, a failure, or the
+/// Disconnection Complete of the link that won the race with the cancel. Otherwise a
+/// second adapter could connect it while the first attempt still comes up, and the
+/// device would hold two links at once. The wait is the old adapter's own state (its
+/// pending cancel, its table of links), so there is no second copy to disagree with it.
 public struct AdapterPool: Sendable {
     /// An adapter heard a device "recently" within this window.
     public var recentWindow: Duration
@@ -72,7 +81,8 @@ public struct AdapterPool: Sendable {
         return finish(at: now, actions)
     }
 
-    /// Forgets a device, ending its link.
+    /// Forgets a device, ending its link or attempt. Added back, it is placed only once
+    /// that has ended.
     public mutating func remove(_ device: DeviceID, at now: MonotonicTime) -> GatewayStep<PoolAction> {
         var actions: [PoolAction] = []
         if var d = devices[device] { unassign(device, &d, at: now, into: &actions, report: false) }
@@ -116,8 +126,9 @@ public struct AdapterPool: Sendable {
         adapters[adapter]?.lastHeard[device] = now
         if let a = d.assigned {
             if a == adapter { forward(a, &actions) { $0.advertisement(from: device, at: now) } }
-            // An idle device whose adapter cannot serve it moves on.
-            if isIdle(device, on: a), !canServe(a, device, at: now, counting: false) {
+            // An idle device whose adapter cannot serve it moves on; one with an attempt or
+            // a link there stays until that ends.
+            if !heldAnywhere(device), !canServe(a, device, at: now, counting: false) {
                 if let better = d.affinity.first(where: { $0 != a && canServe($0, device, at: now, counting: true) }) {
                     unassign(device, &d, at: now, into: &actions, report: false)
                     devices[device] = d
@@ -130,23 +141,28 @@ public struct AdapterPool: Sendable {
         return finish(at: now, actions)
     }
 
-    /// LE Connection Complete with status 0 on `adapter`.
+    /// LE Connection Complete with status 0 on `adapter`. A handle reported up twice ends
+    /// the link that held it before, so a device waiting for that may be placed.
     public mutating func connected(on adapter: AdapterID, handle: UInt16, device: DeviceID?,
                                    at now: MonotonicTime) -> GatewayStep<PoolAction> {
         var actions: [PoolAction] = []
         forward(adapter, &actions) { $0.connected(handle: handle, device: device, at: now) }
+        assignAll(at: now, into: &actions)
         return finish(at: now, actions)
     }
 
-    /// The pending connect on `adapter` failed.
+    /// The pending connect on `adapter` failed (after a cancel: the cancel is confirmed).
+    /// A device that left `adapter` while it was connecting may now be placed.
     public mutating func connectFailed(on adapter: AdapterID, reason: HCIReason,
                                        at now: MonotonicTime) -> GatewayStep<PoolAction> {
         var actions: [PoolAction] = []
         forward(adapter, &actions) { $0.connectFailed(reason, at: now) }
+        assignAll(at: now, into: &actions)
         return finish(at: now, actions)
     }
 
-    /// Disconnection Complete on `adapter`: a slot freed, so waiting devices may be placed.
+    /// Disconnection Complete on `adapter`: a slot freed, and the device of that link no
+    /// longer held there, so waiting devices may be placed.
     public mutating func disconnected(on adapter: AdapterID, handle: UInt16, reason: HCIReason,
                                       at now: MonotonicTime) -> GatewayStep<PoolAction> {
         var actions: [PoolAction] = []
@@ -200,9 +216,14 @@ public struct AdapterPool: Sendable {
         actions += step.actions.map { .adapter(adapter, $0) }
     }
 
-    private func isIdle(_ device: DeviceID, on adapter: AdapterID) -> Bool {
-        guard let r = adapters[adapter]?.scheduler.report(for: device) else { return true }
-        return r.link == .idle
+    private func held(_ device: DeviceID, on adapter: AdapterID) -> Bool {
+        adapters[adapter]?.scheduler.holds(device) ?? false
+    }
+
+    /// Some adapter (up or not; one that went down has forgotten everything) still holds
+    /// an attempt or a link of `device`.
+    private func heldAnywhere(_ device: DeviceID) -> Bool {
+        order.contains { held(device, on: $0) }
     }
 
     /// Up, heard the device recently, and (when `counting`, for a device not yet there)
@@ -214,8 +235,10 @@ public struct AdapterPool: Sendable {
         return committed <= a.scheduler.configuration.maxConnections
     }
 
+    /// Places an unassigned device on the first adapter that can serve it, once no
+    /// adapter holds an attempt or a link of it any more.
     private mutating func assign(_ device: DeviceID, at now: MonotonicTime, into actions: inout [PoolAction]) {
-        guard let d = devices[device], d.assigned == nil, d.policy != .never else { return }
+        guard let d = devices[device], d.assigned == nil, d.policy != .never, !heldAnywhere(device) else { return }
         if let a = d.affinity.first(where: { canServe($0, device, at: now, counting: true) }) {
             place(device, on: a, at: now, into: &actions)
         }

@@ -47,6 +47,14 @@ public struct ConnectionScheduler: Sendable {
     /// The devices known to this scheduler.
     public var deviceIDs: [DeviceID] { devices.keys.sorted() }
 
+    /// Whether this adapter still holds an attempt or a link of `device`: the pending
+    /// connect (or its cancel) is for it, or a link of it is up or going down. A device
+    /// removed from this scheduler stays held until that attempt or link has ended, since
+    /// a cancel only asks: the controller's Connection Complete may still win the race.
+    public func holds(_ device: DeviceID) -> Bool {
+        pending.device == device || links.values.contains(.some(device))
+    }
+
     /// Slots the assigned devices will claim: links up plus idle or connecting devices
     /// that want a link now. The pool assigns a device only below the maximum.
     public func committedSlots(at now: MonotonicTime) -> Int {
