@@ -42,6 +42,8 @@ extension Gateway {
             connect(id.name, on: index)
         case .cancelConnect(let id), .disconnect(_, .some(let id)):
             // The attempt or link is on the adapter that asks; its peripheral is that central's.
+            // The cancel only asks: the pool places the device elsewhere once the connect
+            // task or the watcher reports how the attempt or link ended.
             guard let device = devices[id.name], let peripheral = device.peripheral,
                   device.linkAdapter == index else { return }
             let central = adapters[index].central
@@ -140,6 +142,10 @@ extension Gateway {
         }
         device.peripheral = peripheral
         device.linkAdapter = index
+        // The pool connects a device only once its last attempt or link has ended, so the
+        // previous task has reported; one still waiting (its adapter went down under it) is
+        // superseded, and its late answer must not pass for this attempt's.
+        device.work?.cancel()
         device.watcher?.cancel()
         device.watcher = Task { [weak self] in
             for await event in peripheral.lifecycleEvents {
@@ -150,18 +156,24 @@ extension Gateway {
             do throws(AttuneError) {
                 // The scheduler's own timeout cancels a connect that hangs; this one only bounds set-up.
                 try await central.connect(peripheral, timeout: .seconds(120), reconnect: .off)
-                await self?.linkUp(name, peripheral, on: index)
+                if Task.isCancelled {
+                    await self?.supersededLinkUp(name, peripheral, on: index)
+                } else {
+                    await self?.linkUp(name, peripheral, on: index)
+                }
             } catch {
-                await self?.connectFailed(name, error, on: index)
+                // A superseded attempt's failure is not the current one's (on the same adapter
+                // it would end that adapter's pending connect early).
+                if !Task.isCancelled { await self?.connectFailed(name, error, on: index) }
             }
         }
         devices[name] = device
     }
 
     /// A connect through adapter `index` came up. When the device no longer wants that
-    /// link, it ends here: the scheduler's cancel goes through an unstructured task, and
-    /// may reach the central before the connect it cancels, which then comes up anyway.
-    /// Ignored, that link would hold a slot of the controller for good.
+    /// link (its adapter went down meanwhile, or a reload replaced it), it ends here:
+    /// ignored, that link would hold a slot of the controller for good. A device the pool
+    /// moved away is not placed elsewhere before this link's end is reported.
     func linkUp(_ name: String, _ peripheral: Peripheral, on index: Int) {
         guard var device = devices[name], device.linkAdapter == index, device.peripheral === peripheral else {
             let central = adapters[index].central
@@ -180,6 +192,15 @@ extension Gateway {
         // Connected: this gateway can serve it whatever it hears.
         leaseCanServe(name)
         publishExplain(name)
+    }
+
+    /// A superseded connect came up. When the current attempt is on the same adapter with
+    /// the same peripheral object, the link is that attempt's (one peripheral has one
+    /// link), and its own task reports it; otherwise the link is nobody's and ends here.
+    func supersededLinkUp(_ name: String, _ peripheral: Peripheral, on index: Int) {
+        if let device = devices[name], device.linkAdapter == index, device.peripheral === peripheral { return }
+        let central = adapters[index].central
+        Task { await central.cancelConnection(peripheral) }
     }
 
     func connectFailed(_ name: String, _ error: AttuneError, on index: Int) {

@@ -2,11 +2,11 @@ import Attune
 import Testing
 @testable import Gateway
 
-/// The scheduler cancels a connect through its own task, and then may connect the device
-/// through another adapter. When that cancel reaches the central before the connect does,
-/// there is nothing to cancel yet, and the first connect comes up later for a device that
-/// no longer wants it there. `GatewayPoolScaleTests` met it under load: 13 of 200 devices
-/// held two links. Here the late link is made directly, so the order is the test's.
+/// A connect can come up for a device that no longer wants it there: its adapter went
+/// down under it, or a reload replaced the device. (A device the pool moves away waits for
+/// its old attempt's end, `AdapterPoolMoveTests`; before that, `GatewayPoolScaleTests` met
+/// 13 of 200 devices holding two links.) Here the late link is made directly, so the
+/// order is the test's.
 @Suite(.serialized)
 struct GatewayStaleLinkTests {
     @Test("a connect that comes up after the device stopped wanting it on that adapter is ended, and holds no slot",
