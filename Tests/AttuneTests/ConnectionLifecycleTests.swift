@@ -160,6 +160,33 @@ struct ConnectionLifecycleTests {
         #expect(m.reconnectAt == nil)
     }
 
+    @Test func aConnectCancelledDuringStartUpFailsOnceTheLinkIsDown() {
+        var m = ConnectionLifecycle()
+        _ = m.connect(at: .zero)
+        _ = m.linkUp(at: seconds(0.1))
+        _ = m.gattPhase(.discovering)
+        let cancel = m.cancel(at: seconds(1))
+        #expect(!cancel.events.contains(.connectFailed(.cancelled)), "the link is still up: \(cancel)")
+        let down = m.linkDown(.hci(HCIStatus.connectionTerminatedByLocalHost), at: seconds(1.1))
+        #expect(down.events == [.connectFailed(.cancelled), .phase(.disconnected),
+                                .disconnected(.hci(HCIStatus.connectionTerminatedByLocalHost), reconnectAt: nil)])
+        // One that never says so fails at the disconnect timeout.
+        var n = ConnectionLifecycle()
+        _ = n.connect(at: .zero)
+        _ = n.linkUp(at: seconds(0.1))
+        _ = n.cancel(at: seconds(1))
+        #expect(n.tick(at: seconds(6)).events.first == .connectFailed(.cancelled))
+        // Asked to connect again meanwhile: the waiting connect waits for that attempt.
+        var o = ConnectionLifecycle()
+        _ = o.connect(at: .zero)
+        _ = o.linkUp(at: seconds(0.1))
+        _ = o.cancel(at: seconds(1))
+        _ = o.connect(at: seconds(1.05))
+        let again = o.linkDown(.hci(HCIStatus.connectionTerminatedByLocalHost), at: seconds(1.1))
+        #expect(!again.events.contains(.connectFailed(.cancelled)), "\(again)")
+        #expect(o.connectionState == .connecting)
+    }
+
     @Test func disconnectThatNeverCompletesTimesOut() {
         var m = Self.readyMachine(LifecycleConfiguration())
         _ = m.cancel(at: seconds(1))

@@ -50,6 +50,8 @@ extension ConnectionLifecycle {
             if s.applicationWaiting { actions.append(.deliver(.connectFailed(error))) }
             afterLoss(reason: reason, error: error, at: now, into: &actions)
         case .disconnecting(let s):
+            // A connect cancelled during the link's start-up learns of it now the link is down.
+            if s.applicationWaiting && !s.connectAfterwards { actions.append(.deliver(.connectFailed(.cancelled))) }
             becomeDisconnected(reason: reason, endingWith: .cancelled, into: &actions)
             if s.connectAfterwards { startAttempt(at: now, applicationWaiting: true, into: &actions) }
         case .disconnected, .reconnectPending:

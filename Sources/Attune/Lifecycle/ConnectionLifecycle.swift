@@ -106,9 +106,10 @@ public struct ConnectionLifecycle: Sendable {
             actions.append(.closeLink)
             if s.applicationWaiting { actions.append(.deliver(.connectFailed(.cancelled))) }
             becomeDisconnected(reason: .cancelled, endingWith: .cancelled, into: &actions)
-        case .connected:
+        case .connected(let s):
             let deadline = now + configuration.disconnectTimeout
-            state = .disconnecting(DisconnectingState(deadline: deadline, connectAfterwards: false))
+            state = .disconnecting(DisconnectingState(deadline: deadline, connectAfterwards: false,
+                                                      applicationWaiting: s.applicationWaiting))
             wasEstablished = false
             actions += [.failPendingOperations(.cancelled), .closeLink, .deliver(.phase(.disconnecting)),
                         .schedule(deadline)]
