@@ -238,10 +238,11 @@ public struct AdapterPool: Sendable {
     /// Places an unassigned device on the first adapter that can serve it, once no
     /// adapter holds an attempt or a link of it any more.
     private mutating func assign(_ device: DeviceID, at now: MonotonicTime, into actions: inout [PoolAction]) {
-        guard let d = devices[device], d.assigned == nil, d.policy != .never, !heldAnywhere(device) else { return }
-        if let a = d.affinity.first(where: { canServe($0, device, at: now, counting: true) }) {
-            place(device, on: a, at: now, into: &actions)
-        }
+        guard let d = devices[device], d.assigned == nil, d.policy != .never,
+              let a = d.affinity.first(where: { canServe($0, device, at: now, counting: true) }),
+              // Asked last: most unassigned devices are heard by no adapter, and this walks links.
+              !heldAnywhere(device) else { return }
+        place(device, on: a, at: now, into: &actions)
     }
 
     private mutating func assignAll(at now: MonotonicTime, into actions: inout [PoolAction]) {
