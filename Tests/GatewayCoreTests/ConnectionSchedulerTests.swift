@@ -345,4 +345,24 @@ struct ConnectionSchedulerTests {
         #expect(s.report(for: "a")?.link == .idle, "a's handle now belongs to another link")
         #expect(s.disconnected(handle: 1, reason: .remoteUserTerminated, at: t(3)).a == [.connect("a")])
     }
+
+    // MARK: What an adapter still holds
+
+    @Test func aRemovedDeviceIsHeldUntilItsAttemptOrLinkHasEnded() {
+        var s = scheduler()
+        _ = s.add("a", policy: .keep, at: t(0))
+        #expect(s.holds("a"), "its connect is pending")
+        #expect(s.remove("a", at: t(1)).a == [.cancelConnect("a")])
+        #expect(s.holds("a"), "the cancel only asks")
+        _ = s.connectFailed(.unknownConnectionIdentifier, at: t(2))
+        #expect(!s.holds("a"), "the cancel is confirmed")
+
+        _ = s.add("b", policy: .keep, at: t(3))
+        _ = s.remove("b", at: t(4))
+        // The connect won the race with its cancel: the late link is ended, and held until then.
+        #expect(s.connected(handle: 5, device: "b", at: t(5)).a == [.disconnect(handle: 5, device: "b")])
+        #expect(s.holds("b"))
+        _ = s.disconnected(handle: 5, reason: .localHostTerminated, at: t(6))
+        #expect(!s.holds("b"))
+    }
 }
