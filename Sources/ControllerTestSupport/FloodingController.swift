@@ -10,8 +10,8 @@ import Transport
 /// central asked, serves an ATT server (``HeartRateATTServer`` unless told otherwise),
 /// returns Number Of Completed Packets for the host's ACL, and floods on ``flood(_:)``,
 /// from the moment the host connects to the socket (`floodOnAccept`), from the moment
-/// it reports the connection (`floodOnConnect`), or from the central's first discovery
-/// request (`floodOnDiscovery`).
+/// it reports the connection (`floodOnConnect`), from the central's first discovery
+/// request (`floodOnDiscovery`), or from its first Write Request (`floodOnSubscribe`).
 ///
 /// Unlike ``ScriptedController`` it writes many packets per write() call: a flood of
 /// hundreds of thousands of packets one byte per call would measure the syscalls.
@@ -51,6 +51,7 @@ public final class FloodingController: @unchecked Sendable {
     private let floodOnAccept: Int
     private let floodOnConnect: Int
     private let floodOnDiscovery: Int
+    private let floodOnSubscribe: Int
     private let server: @Sendable ([UInt8]) -> [UInt8]?
     /// `unitsPerWrite` flood units back to back, and the size of one.
     private let floodChunk: [UInt8]
@@ -68,8 +69,11 @@ public final class FloodingController: @unchecked Sendable {
     /// Advertisers still to report: (first address, how many, with a scan response each).
     private var advertisers: [(first: UInt64, count: Int, scanResponse: Bool)] = []
     private var advertisersWritten = 0
+    /// Advertisers to queue when the host enables scanning (``advertiseWhenScanning(_:from:scanResponse:)``).
+    private var advertisersOnScan: [(first: UInt64, count: Int, scanResponse: Bool)] = []
     private var connections = 0
     private var discoveryFlooded = false
+    private var subscribeFlooded = false
 
     /// Listens on a fresh socket path; the host connects to `.unix(path: path)`.
     /// - Parameters:
@@ -80,15 +84,19 @@ public final class FloodingController: @unchecked Sendable {
     ///   - floodOnDiscovery: units queued right behind the answer to the first Read By
     ///     Group Type Request on the flooding connection, the first two in the same write,
     ///     so the flood is in the stream ahead of any later answer of the discovery.
+    ///   - floodOnSubscribe: units queued right behind the answer to the first Write
+    ///     Request on the flooding connection (the CCCD write of a subscription), for a
+    ///     central in another process, whose subscription the test cannot see.
     ///   - server: the ATT response to one request from the central, nil for none.
     public init(flood: Flood = .notifications(handle: HeartRateATTServer.valueHandle),
-                floodOnAccept: Int = 0, floodOnConnect: Int = 0, floodOnDiscovery: Int = 0,
+                floodOnAccept: Int = 0, floodOnConnect: Int = 0, floodOnDiscovery: Int = 0, floodOnSubscribe: Int = 0,
                 server: @escaping @Sendable ([UInt8]) -> [UInt8]? = HeartRateATTServer.response) {
         listener = UnixSocketListener(prefix: "attune-flood")
         path = listener.path
         self.floodOnAccept = floodOnAccept
         self.floodOnConnect = floodOnConnect
         self.floodOnDiscovery = floodOnDiscovery
+        self.floodOnSubscribe = floodOnSubscribe
         self.server = server
         let unit: (Int) -> [UInt8]
         switch flood {
@@ -154,6 +162,14 @@ public final class FloodingController: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Like ``advertise(_:from:scanResponse:)``, but queued only when the host enables
+    /// scanning (right behind that command's answer), for a host in another process,
+    /// whose scan the test cannot see start: reports before it would test the host's
+    /// initialisation, not its scan.
+    public func advertiseWhenScanning(_ count: Int, from first: UInt64, scanResponse: Bool) {
+        locked { advertisersOnScan.append((first, count, scanResponse)) }
+    }
+
     /// Advertisers whose reports are written to the socket so far.
     public var advertisersReported: Int { locked { advertisersWritten } }
 
@@ -217,6 +233,18 @@ public final class FloodingController: @unchecked Sendable {
                 locked { floodRemaining = 0 }
             }
             queue(H4Packet.commandStatus(opcode) + H4Packet.event(0x05, [0x00, packet[4], packet[5], 0x16]))
+        case 0x200C, 0x2042:
+            // (Extended) LE Set Scan Enable: its answer and, when it enables, the advertisers
+            // armed for the scan, behind the answer in the same wake of the writer.
+            let enabling = packet.count >= 5 && packet[4] == 0x01
+            condition.lock()
+            answers += ControllerInitAnswers.commandComplete(answering: packet) ?? []
+            if enabling {
+                advertisers += advertisersOnScan
+                advertisersOnScan = []
+            }
+            condition.broadcast()
+            condition.unlock()
         default:
             if let complete = ControllerInitAnswers.commandComplete(answering: packet) { queue(complete) }
         }
@@ -243,6 +271,12 @@ public final class FloodingController: @unchecked Sendable {
             let inline = min(flood, 2)
             out += floodChunk[0..<(inline * unitSize)]
             if flood != Self.endless { flood -= inline }
+        }
+        if isATT && packet[9] == 0x12 && handle == Self.connectionHandle {
+            flood = locked { () -> Int in
+                defer { subscribeFlooded = true }
+                return subscribeFlooded ? 0 : floodOnSubscribe
+            }
         }
         queue(out, request: isATT, response: answered, flood: flood)
     }
