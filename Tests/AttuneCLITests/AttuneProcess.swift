@@ -50,13 +50,19 @@ struct AttuneProcess {
     /// user throws the data away: nothing the test does may slow the command down.
     /// `store` is the command's `$ATTUNE_STORE`; by default a fresh directory per run, so
     /// no run sees bonds, caches or a host identity another left behind.
+    /// With `stdoutStalledUntil`, stdout goes into a pipe that nobody reads until the
+    /// condition holds (checked at every poll), then is read and thrown away (``stdout`` is
+    /// empty): a consumer that stops reading, as `attune subscribe | slow-tool` meets one.
     static func run(_ arguments: [String], timeout: Double = 120, discardStdout: Bool = false,
-                    store: String? = nil) async throws -> AttuneProcess {
-        try await offPool { try runBlocking(arguments, timeout: timeout, discardStdout: discardStdout, store: store) }
+                    store: String? = nil, stdoutStalledUntil: (@Sendable () -> Bool)? = nil) async throws -> AttuneProcess {
+        try await offPool {
+            try runBlocking(arguments, timeout: timeout, discardStdout: discardStdout, store: store,
+                            stdoutStalledUntil: stdoutStalledUntil)
+        }
     }
 
     static func runBlocking(_ arguments: [String], timeout: Double, discardStdout: Bool = false,
-                            store: String? = nil) throws -> AttuneProcess {
+                            store: String? = nil, stdoutStalledUntil: (@Sendable () -> Bool)? = nil) throws -> AttuneProcess {
         // Files, not pipes: nothing can block on a full pipe while we wait.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attune-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -69,7 +75,20 @@ struct AttuneProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, discardStdout ? "/dev/null" : out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // The stalled stdout's pipe: the read end stays here (non-blocking, drained at each
+        // poll once released), the write end becomes the command's stdout.
+        var stalled: [Int32] = [-1, -1]
+        if stdoutStalledUntil != nil {
+            guard pipe(&stalled) == 0 else { throw SpawnFailed(arguments: arguments, errno: errno) }
+            // Close-on-exec (dup2 leaves the command's stdout open), so the command holds no
+            // read end and a spawn of another test holds neither.
+            for end in stalled { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(stalled[0], F_SETFL, O_NONBLOCK)
+            posix_spawn_file_actions_adddup2(&actions, stalled[1], 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, discardStdout ? "/dev/null" : out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
+        defer { for end in stalled where end >= 0 { close(end) } }
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // From the package root, as a user runs it there (fixtures are named relative to
         // it): through sh, since glibc's addchdir is not visible to Swift.
@@ -83,12 +102,23 @@ struct AttuneProcess {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, &cArguments, environ)
         guard spawned == 0 else { throw SpawnFailed(arguments: arguments, errno: spawned) }
+        if stalled[1] >= 0 {
+            // Only the command may hold the write end: the pipe then ends when it does.
+            close(stalled[1])
+            stalled[1] = -1
+        }
+        var released = false
+        var drain = [UInt8](repeating: 0, count: 65_536)
         let deadline = ContinuousClock.now + max(.milliseconds(Int(timeout * 1000)), hangGuard)
         var status: Int32 = 0
         var usage = rusage()
         var highWater = 0
         while wait4(pid, &status, WNOHANG, &usage) == 0 {
             highWater = max(highWater, Self.highWaterKilobytes(pid))
+            if let condition = stdoutStalledUntil, stalled[0] >= 0 {
+                released = released || condition()
+                while released, read(stalled[0], &drain, drain.count) > 0 {}
+            }
             if ContinuousClock.now > deadline {
                 kill(pid, SIGKILL)
                 _ = waitpid(pid, &status, 0)
