@@ -1,0 +1,69 @@
+import ControllerTestSupport
+import Foundation
+import Testing
+
+/// The memory bound of `ScanFloodTests` (TransportTests), measured where nothing else
+/// allocates: the built `attune scan` as a separate process, on each of its two paths,
+/// under a street of distinct random addresses played by a ``FloodingController`` from
+/// the moment it enables scanning. The bound is the child's own peak RSS (VmHWM, see
+/// ``AttuneProcess/peakKilobytes``), 64 MB as in ``CLIFloodTests``: the in-process check
+/// allowed 64 MB of growth of the whole test process, which the other tests running
+/// beside it could exceed or hide. The device table (10,000 by default) and the reports
+/// waiting in the host are bounded, so a peak past 64 MB means an unbounded queue again.
+///
+/// The supply of advertisers outlasts the scan, so the command is flooded until its own
+/// `--timeout`/`--seconds` ends it: the test waits for the process to exit, never for
+/// time. The exactness checks (each device once, drops counted) stay in-process in
+/// `ScanFloodTests`, which counts every report.
+@Suite("attune scan under an advertiser flood", .serialized)
+struct CLIScanFloodTests {
+    /// Far more advertisers than a scan of `seconds` can take: the flood never runs out.
+    static let advertisers = 1 << 22
+    static let floodBase: UInt64 = 0xC1_0000_000000
+    /// Long enough for the flood to pass through the 10,000-device table many times.
+    static let seconds = 10
+    /// The device table's default limit (`ScanTable.defaultLimit`).
+    static let tableLimit = 10_000
+
+    /// The count `attune scan` ends with on stderr ("N advertisements").
+    static func printed(_ run: AttuneProcess) -> Int? {
+        run.stderr.split(separator: "\n").last { $0.hasSuffix(" advertisements") }
+            .flatMap { CLIFloodTests.numbers(String($0)).first }
+    }
+
+    /// Runs `attune scan ARGS` against a controller that floods from scan enable.
+    static func scanUnderFlood(scanResponse: Bool, label: String, _ arguments: (String) -> [String]) async throws {
+        let controller = FloodingController()
+        defer { controller.close() }
+        controller.advertiseWhenScanning(advertisers, from: floodBase, scanResponse: scanResponse)
+        controller.start()
+        let run = try await AttuneProcess.run(["scan"] + arguments(controller.path), timeout: 150, discardStdout: true)
+        let count = printed(run)
+        print("\(label): exit \(run.status), peak RSS \(run.peakKilobytes) kB, \(controller.advertisersReported) "
+              + "advertisers written, \(count.map(String.init) ?? "no count") printed")
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.peakKilobytes < CLIFloodTests.limitKilobytes, "peak RSS \(run.peakKilobytes) kB")
+        // The case under test: the flood went through the table and past its limit.
+        let devices = try #require(count, "stderr: \(run.stderr)")
+        #expect(devices > tableLimit, "only \(devices) devices printed")
+    }
+
+    /// The child of `ScanFloodTests.centralScanUnderFlood`: `CentralManager.scan` over the
+    /// userland host (`--transport`), non-connectable advertisers.
+    @Test("scan --transport under a flood of random addresses: peak RSS under 64 MB", .timeLimit(.minutes(10)))
+    func centralScanUnderFlood() async throws {
+        try await Self.scanUnderFlood(scanResponse: false, label: "scan --transport flood") {
+            ["--transport", "unix:" + $0, "--timeout", "\(Self.seconds)"]
+        }
+    }
+
+    /// The child of `ScanFloodTests.hostScanUnderFlood`: the userland host and the CLI's
+    /// filter (`--controller`), advertisers with scan responses.
+    @Test("scan --controller under a flood of advertisers with scan responses: peak RSS under 64 MB",
+          .timeLimit(.minutes(10)))
+    func hostScanUnderFlood() async throws {
+        try await Self.scanUnderFlood(scanResponse: true, label: "scan --controller flood") {
+            ["--controller", "unix:" + $0, "--seconds", "\(Self.seconds)"]
+        }
+    }
+}
