@@ -9,9 +9,13 @@ import Transport
 extension Floods {
     /// A street full of random addresses, played by a ``FloodingController`` through a real socket:
     /// 50,000 distinct advertisers, through the public API and through the userland host
-    /// with the filter the CLI uses. Memory stays flat (the device table is bounded, and so
-    /// are the reports waiting in the host), each device is delivered once, and every report
-    /// dropped on the way is counted.
+    /// with the filter the CLI uses. Each device is delivered once, the device table stays
+    /// within its limit, and every report dropped on the way is counted.
+    ///
+    /// That memory stays flat is checked by `CLIScanFloodTests` (AttuneCLITests), the same
+    /// floods against `attune scan` on both of its paths, a process of its own: here the RSS
+    /// of the whole test process grows with every test running beside this one, which could
+    /// fail the check, or hide a leak.
     @Suite("Scan floods through the userland host", .serialized)
     struct ScanFloodTests {
         /// Five times the table's default limit: enough to prove the bounds, small enough not
@@ -63,13 +67,13 @@ extension Floods {
             return sent
         }
 
-        @Test("CentralManager.scan under 50,000 random addresses: each once, drops counted, RSS flat",
+        /// Its memory bound: `CLIScanFloodTests.centralScanUnderFlood` (`scan --transport`).
+        @Test("CentralManager.scan under 50,000 random addresses: each once, drops counted",
               .timeLimit(.minutes(10)))
         func centralScanUnderFlood() async throws {
             let peer = FloodingController()
             defer { peer.close() }
             let central = await H4FloodTests.central(for: peer)
-            let memory = ResidentMemoryWatch()
             let sightings = Sightings()
             let stream = try central.scan()
             let consumer = Task {
@@ -77,17 +81,16 @@ extension Floods {
             }
             peer.advertise(Self.devices, from: Self.floodBase, scanResponse: false)
             let sentinels = try await Self.awaitSentinel(peer, sightings)
-            let growth = memory.stop()
             consumer.cancel()
             let counts = sightings.counts
             #expect(counts.twice == 0, "a device was delivered twice")
             #expect(counts.once > 0)
             #expect(counts.once + counts.lost >= Self.devices, "\(counts.once) delivered, \(counts.lost) counted lost")
             #expect(counts.once + counts.lost <= Self.devices + sentinels)
-            #expect(growth < 64, "RSS grew by \(growth) MB")
         }
 
-        @Test("the userland host and the CLI's filter under 50,000 advertisers with scan responses: table bounded, RSS flat",
+        /// Its memory bound: `CLIScanFloodTests.hostScanUnderFlood` (`scan --controller`).
+        @Test("the userland host and the CLI's filter under 50,000 advertisers with scan responses: table bounded",
               .timeLimit(.minutes(10)))
         func hostScanUnderFlood() async throws {
             let peer = FloodingController()
@@ -97,7 +100,6 @@ extension Floods {
             defer { host.close() }
             peer.start()
             _ = try await host.start()
-            let memory = ResidentMemoryWatch()
             let sightings = Sightings()
             let named = Mutex(0)
             let filter = ScanFilter(ScanTable()) { ad in
@@ -121,7 +123,6 @@ extension Floods {
             _ = try await host.perform(.startScanning(ScanConfiguration()))
             peer.advertise(Self.devices, from: Self.floodBase, scanResponse: true)
             _ = try await Self.awaitSentinel(peer, sightings)
-            let growth = memory.stop()
             host.close()
             await reader.value
             filter.close()
@@ -131,7 +132,6 @@ extension Floods {
             #expect(counts.twice == 0, "a device was delivered twice")
             #expect(named.withLock { $0 } > 0, "scan responses were merged in")
             #expect(counts.once <= Self.devices)
-            #expect(growth < 64, "RSS grew by \(growth) MB")
         }
     }
 }
