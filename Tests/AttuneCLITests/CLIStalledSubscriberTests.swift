@@ -12,8 +12,9 @@ import Testing
 /// The bound is the child's own peak RSS (VmHWM), 64 MB as in ``CLIFloodTests``: the
 /// in-process check allowed 16 MB of growth of the whole test process, which the other
 /// tests running beside it could exceed or hide, and a child's absolute peak includes
-/// the executable's own start-up (about 20 MB) that growth left out. A per-value queue
-/// anywhere on the path would hold the 120,000 stalled values (tens of MB) and pass it.
+/// the executable at rest (about 34 MB: the short floods of ``CLIFloodTests`` peak
+/// there), which growth left out. That leaves some 30 MB, which a queue per stalled value
+/// would pass: the flood goes on until the reader is back and 20,000 values are taken.
 /// The exactness checks (every value delivered or counted, each drop reported) stay
 /// in-process in `subscribeUnderFlood`.
 @Suite("attune subscribe with a stalled reader", .serialized)
