@@ -96,7 +96,10 @@ enum ScanCommand: CLICommand {
         if timeout > 0 {
             try? await Task.sleep(for: .seconds(timeout))
         } else {
-            await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }   // until ^C
+            // Until ^C: the signal cancels this task, which ends the sleep, so the count
+            // below is still printed and the context closed (a continuation never resumed
+            // would hold the command until the signal trap's 5 s exit, summary unsaid).
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(86_400)) }
         }
         scanner.cancel()
         let count = await scanner.value
