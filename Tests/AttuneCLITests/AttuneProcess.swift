@@ -53,16 +53,22 @@ struct AttuneProcess {
     /// With `stdoutStalledUntil`, stdout goes into a pipe that nobody reads until the
     /// condition holds (checked at every poll), then is read and thrown away (``stdout`` is
     /// empty): a consumer that stops reading, as `attune subscribe | slow-tool` meets one.
+    /// With `interruptAfterLines`, the command gets one SIGINT (as from ^C) once it has
+    /// written that many lines to stdout, counted at every poll: a command that runs until
+    /// interrupted ends on its own progress, never on a time. Its stdout still goes to a
+    /// file, so counting never slows it down; with `discardStdout` the file is not kept.
     static func run(_ arguments: [String], timeout: Double = 120, discardStdout: Bool = false,
-                    store: String? = nil, stdoutStalledUntil: (@Sendable () -> Bool)? = nil) async throws -> AttuneProcess {
+                    store: String? = nil, stdoutStalledUntil: (@Sendable () -> Bool)? = nil,
+                    interruptAfterLines: Int? = nil) async throws -> AttuneProcess {
         try await offPool {
             try runBlocking(arguments, timeout: timeout, discardStdout: discardStdout, store: store,
-                            stdoutStalledUntil: stdoutStalledUntil)
+                            stdoutStalledUntil: stdoutStalledUntil, interruptAfterLines: interruptAfterLines)
         }
     }
 
     static func runBlocking(_ arguments: [String], timeout: Double, discardStdout: Bool = false,
-                            store: String? = nil, stdoutStalledUntil: (@Sendable () -> Bool)? = nil) throws -> AttuneProcess {
+                            store: String? = nil, stdoutStalledUntil: (@Sendable () -> Bool)? = nil,
+                            interruptAfterLines: Int? = nil) throws -> AttuneProcess {
         // Files, not pipes: nothing can block on a full pipe while we wait.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attune-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -86,7 +92,8 @@ struct AttuneProcess {
             _ = fcntl(stalled[0], F_SETFL, O_NONBLOCK)
             posix_spawn_file_actions_adddup2(&actions, stalled[1], 1)
         } else {
-            posix_spawn_file_actions_addopen(&actions, 1, discardStdout ? "/dev/null" : out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            let toFile = !discardStdout || interruptAfterLines != nil
+            posix_spawn_file_actions_addopen(&actions, 1, toFile ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
         defer { for end in stalled where end >= 0 { close(end) } }
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -109,6 +116,11 @@ struct AttuneProcess {
         }
         var released = false
         var drain = [UInt8](repeating: 0, count: 65_536)
+        // The stdout file read as it grows, for its newlines (the spawn has created it).
+        let progress = interruptAfterLines == nil ? -1 : open(out, O_RDONLY)
+        defer { if progress >= 0 { close(progress) } }
+        var linesWritten = 0
+        var interrupted = false
         let deadline = ContinuousClock.now + max(.milliseconds(Int(timeout * 1000)), hangGuard)
         var status: Int32 = 0
         var usage = rusage()
@@ -118,6 +130,15 @@ struct AttuneProcess {
             if let condition = stdoutStalledUntil, stalled[0] >= 0 {
                 released = released || condition()
                 while released, read(stalled[0], &drain, drain.count) > 0 {}
+            }
+            if let lines = interruptAfterLines, !interrupted, progress >= 0 {
+                while linesWritten < lines, case let n = read(progress, &drain, drain.count), n > 0 {
+                    linesWritten += drain[..<n].lazy.filter { $0 == 0x0A }.count
+                }
+                if linesWritten >= lines {
+                    kill(pid, SIGINT)
+                    interrupted = true
+                }
             }
             if ContinuousClock.now > deadline {
                 kill(pid, SIGKILL)
@@ -130,7 +151,7 @@ struct AttuneProcess {
         // WIFEXITED / WEXITSTATUS, spelled out (the C macros are not imported).
         let exitCode: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return AttuneProcess(status: exitCode,
-                             stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+                             stdout: discardStdout ? "" : (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
                              stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "",
                              peakKilobytes: highWater > 0 ? highWater : usage.ru_maxrss,
                              cpuSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
