@@ -15,6 +15,9 @@ struct AttuneProcess {
     var peakKilobytes = 0
     /// The CPU the command used, user and system (ru_utime + ru_stime), in seconds.
     var cpuSeconds = 0.0
+    /// With `interruptAfterLines`: the stdout lines counted when the SIGINT went, nil when
+    /// the command ended before printing that many.
+    var linesAtInterrupt: Int?
 
     var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
 
@@ -121,6 +124,7 @@ struct AttuneProcess {
         defer { if progress >= 0 { close(progress) } }
         var linesWritten = 0
         var interrupted = false
+        var linesAtInterrupt: Int?
         let deadline = ContinuousClock.now + max(.milliseconds(Int(timeout * 1000)), hangGuard)
         var status: Int32 = 0
         var usage = rusage()
@@ -138,6 +142,7 @@ struct AttuneProcess {
                 if linesWritten >= lines {
                     kill(pid, SIGINT)
                     interrupted = true
+                    linesAtInterrupt = linesWritten
                 }
             }
             if ContinuousClock.now > deadline {
@@ -155,7 +160,8 @@ struct AttuneProcess {
                              stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "",
                              peakKilobytes: highWater > 0 ? highWater : usage.ru_maxrss,
                              cpuSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-                                 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6)
+                                 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
+                             linesAtInterrupt: linesAtInterrupt)
     }
 
     /// VmHWM of a running process (its own peak resident set since its last exec), 0 if unknown.
