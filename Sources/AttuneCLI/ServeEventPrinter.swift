@@ -19,7 +19,6 @@ actor ServeEventPrinter {
         switch request.kind {
         case .read:
             let result = await values.read(request.handle, offset: request.offset)
-            await manager.respond(to: request, withResult: result)
             var fields: [(String, JSONValue)] = [("handle", .int(Int(request.handle.rawValue))), ("offset", .int(request.offset))]
             var text = "\(request.handle)  \(uuid.map(GATTTreeOutput.label) ?? "?")  offset \(request.offset)"
             switch result {
@@ -31,12 +30,12 @@ actor ServeEventPrinter {
                 fields.append(("error", .int(Int(e.rawValue))))
                 text += "  → error \(e)"
             }
+            // Said before it is answered: once the central has its answer, the command can
+            // end (the built-in central's last read), and an event said after could be lost.
             emit("read", request.central, text: text, fields)
+            await manager.respond(to: request, withResult: result)
         case .write(let expectsResponse):
             let error = await values.write(request.writes)
-            if expectsResponse {
-                await manager.respond(to: request, withResult: error.map { .failure($0) } ?? .success([]))
-            }
             for w in request.writes {
                 emit("write", request.central,
                      text: "\(w.handle)  \(uuid.map(GATTTreeOutput.label) ?? "?")  offset \(w.offset)  \(hexString(w.value))"
@@ -44,6 +43,9 @@ actor ServeEventPrinter {
                      [("handle", .int(Int(w.handle.rawValue))), ("offset", .int(w.offset)),
                       ("value", .hex(w.value)), ("response", .bool(expectsResponse)),
                       ("error", error.map { .int(Int($0.rawValue)) } ?? .null)])
+            }
+            if expectsResponse {
+                await manager.respond(to: request, withResult: error.map { .failure($0) } ?? .success([]))
             }
         }
     }
