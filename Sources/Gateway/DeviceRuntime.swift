@@ -30,6 +30,10 @@ struct DeviceRuntime {
     var watcher: Task<Void, Never>?
     /// The characteristics of its `gatt:` entries on the live link, by topic.
     var characteristics: [String: Characteristic] = [:]
+    /// The `gatt:` topics with a notification consumer on the live link: each link's
+    /// streams are new (links are made without automatic reconnect), so a new link
+    /// starts with none.
+    var consumers: Set<String> = []
     /// The last RSSI heard, for published values.
     var rssi: Int?
     /// Writes waiting for an on-demand link.

@@ -115,6 +115,7 @@ extension Gateway {
         device.handle = nil
         device.linkAdapter = nil
         device.characteristics = [:]
+        device.consumers = []
         device.lastError = "adapter powered off"
         devices[name] = device
         guard wasUp else { return }
@@ -184,6 +185,8 @@ extension Gateway {
         adapters[index].nextHandle = handle == 0xEFF ? 1 : handle + 1
         device.handle = handle
         device.lastError = nil
+        // This link's streams are new: its work starts their consumers.
+        device.consumers = []
         let now = clock.now
         device.work = Task { [weak self] in await self?.setUp(name, peripheral) }
         devices[name] = device
@@ -218,6 +221,7 @@ extension Gateway {
         device.linkAdapter = nil
         device.work?.cancel()
         device.characteristics = [:]
+        device.consumers = []
         device.lastError = "disconnected: \(reason)"
         devices[name] = device
         let now = clock.now

@@ -62,15 +62,23 @@ extension Gateway {
     }
 
     /// Subscribes the entries of `subscriptions` found on the link: a consumer for each
-    /// stream, then the CCCD written (a subscription already on is left as it is).
+    /// stream (one per link), then the CCCD written (a subscription already on is left
+    /// as it is). A peripheral can say it is notifying with no consumer on it: one that
+    /// another adapter's central, or a new process, loaded from a store record still
+    /// holding an earlier link's subscription. So only the write is skipped, never the
+    /// consumer.
     func subscribe(_ name: String, _ subscriptions: [DesiredSubscription], _ peripheral: Peripheral) async {
         guard let device = devices[name] else { return }
         for binding in device.configuration.gatt where binding.subscription != .none {
             guard subscriptions.contains(where: { $0.characteristic == binding.characteristic }),
                   let characteristic = device.characteristics[binding.topic] else { continue }
+            // Marked before the first await, so a second call on this link (the
+            // watchdog's) cannot start a second consumer meanwhile.
+            if devices[name]?.peripheral === peripheral, devices[name]?.consumers.insert(binding.topic).inserted == true {
+                let stream = await peripheral.notifications(for: characteristic)
+                startConsumer(name, binding, stream)
+            }
             if await peripheral.isNotifying(characteristic) { continue }
-            let stream = await peripheral.notifications(for: characteristic)
-            startConsumer(name, binding, stream)
             do throws(AttuneError) {
                 try await peripheral.setNotifyValue(true, for: characteristic)
             } catch {
