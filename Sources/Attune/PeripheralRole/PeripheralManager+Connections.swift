@@ -151,9 +151,9 @@ extension PeripheralManager {
     ///
     /// One pass: each link's subscription is read once, and the value is encoded once,
     /// into the server's output, from which each transport takes the PDU: the kernel's
-    /// socket copies it in place (2 copies in all, from 3), the memory link into the PDU
-    /// it hands the peer (2), the userland host into its L2CAP request, ACL packets, H4
-    /// output and socket (6, from 7).
+    /// socket copies it in place (2 copies in all), the memory link into the PDU it hands
+    /// the peer (2), the userland host into its ACL packets, H4 output, outbox and socket
+    /// (5), framing the PDU straight from the output.
     @discardableResult
     public func updateValue(_ value: [UInt8], for characteristic: PublishedCharacteristic,
                             onSubscribedCentrals centrals: [Central]? = nil) -> Bool {

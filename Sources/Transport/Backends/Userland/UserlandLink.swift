@@ -39,6 +39,7 @@ final class UserlandLink: ATTLink {
     func takeDroppedNotifications() -> DroppedNotifications { channel.takeDroppedNotifications() }
 
     func send(_ pdu: [UInt8]) { channel.send(pdu) }
+    func send(_ pdu: ArraySlice<UInt8>) { channel.send(pdu) }
     var canSend: Bool { channel.canSend }
     var hasEnded: Bool { channel.hasEnded }
     func sendReady() async { await channel.sendReady() }
