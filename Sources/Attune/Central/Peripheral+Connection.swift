@@ -208,19 +208,22 @@ extension Peripheral {
     /// further batch while a notification consumer is full.
     private func pump(_ link: any ATTLink, _ attempt: Int) async {
         while attempt == generation {
-            let batch = await link.receive()
+            var batch = await link.receive()
             guard !batch.isEmpty, attempt == generation else { return }
             batchReceivedAt = .now
             let at = now
             batchNotifications = 0
             for event in batch { linkEvent(event, attempt, at) }
+            let pdus = batch.count
+            // Its storage goes back to the link for a later batch.
+            link.recycle(&batch)
             let notified = batchNotifications
             let dropped = link.takeDroppedCount()
             // Drops are rare: the notifications among them are asked for only then.
             if dropped > 0 { droppedNotifications.merge(link.takeDroppedNotifications()) }
             counters.update {
                 $0.batchesReceived += 1
-                $0.pdusReceived += batch.count
+                $0.pdusReceived += pdus
                 $0.notificationsReceived += notified
                 $0.pdusDropped += dropped
             }

@@ -20,8 +20,10 @@ extension PeripheralManager {
     /// in one flush.
     private func pump(_ link: any ATTLink, _ id: ConnectionID) async {
         while connected[id] != nil {
-            let batch = await link.receive()
+            var batch = await link.receive()
             guard !batch.isEmpty, let entry = connected[id] else { return }
+            // Its storage goes back to the link for a later batch.
+            defer { link.recycle(&batch) }
             let at = now
             var out = makeOutput()
             // The link's security as of this batch: an Encryption Change is handled

@@ -169,6 +169,16 @@ public final class LinkInbox<Element: Sendable>: Sendable {
         }
     }
 
+    /// Takes back the storage of a batch ``take()`` returned, once its owner is done
+    /// with it: emptied here, and kept for a later batch, so a steady stream of batches
+    /// allocates no arrays. `batch` is left empty.
+    @inlinable
+    public func recycle(_ batch: inout [Element]) {
+        // Emptied outside the lock: the elements' release may run deinitializers.
+        batch.removeAll(keepingCapacity: true)
+        state.withLock { $0.buffer.recycle(&batch) }
+    }
+
     /// Whether the reader may read on.
     @inlinable
     public var hasRoom: Bool { state.withLock { $0.buffer.isOpen && $0.buffer.count < capacity } }

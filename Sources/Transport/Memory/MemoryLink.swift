@@ -47,6 +47,7 @@ final class MemoryLink: ATTLink {
     }
 
     nonisolated(nonsending) func receive() async -> [LinkEvent] { await inbox.take() }
+    func recycle(_ batch: inout [LinkEvent]) { inbox.recycle(&batch) }
 
     func send(_ pdu: [UInt8]) {
         state.withLock { s in

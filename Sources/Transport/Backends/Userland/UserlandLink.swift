@@ -21,7 +21,8 @@ final class UserlandLink: ATTLink {
     }
 
     nonisolated(nonsending) func receive() async -> [LinkEvent] {
-        let batch = await channel.receive()
+        var batch = await channel.receive()
+        defer { channel.inbox.recycle(&batch) }
         var events: [LinkEvent] = []
         events.reserveCapacity(batch.count)
         for event in batch {
