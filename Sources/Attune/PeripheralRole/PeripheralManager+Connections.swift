@@ -163,6 +163,8 @@ extension PeripheralManager {
         // One pass over the links, each subscription read once, into a reused list: this
         // is the notification hot path. The update then sends by the slots found here.
         var subscribers = spareSubscribers
+        // Taken out first: emptying a list still held here would allocate a new one.
+        spareSubscribers = []
         subscribers.removeAll(keepingCapacity: true)
         defer { spareSubscribers = subscribers }
         server.subscribers(of: handle, where: { id in centrals?.contains { $0.connection == id } ?? true },
