@@ -59,6 +59,16 @@ final class MemoryLink: ATTLink {
         }
     }
 
+    /// Always copied into an array of the PDU's own: `Array` of a slice that spans its
+    /// whole buffer (a server's output holding one PDU) would share that buffer, so the
+    /// server's next output would allocate a new one, and the peer could not take the
+    /// PDU over as its value in place.
+    func send(_ pdu: ArraySlice<UInt8>) {
+        send([UInt8](unsafeUninitializedCapacity: pdu.count) { bytes, count in
+            count = bytes.initialize(fromContentsOf: pdu)
+        })
+    }
+
     var canSend: Bool {
         state.withLock { s in !s.closed && (s.peer?.inbox.hasRoom ?? false) }
     }
