@@ -124,9 +124,11 @@ public struct BoundedBuffer<Element, Consumer, Failure: Error> {
     /// How the element type reports a loss.
     @usableFromInline let carrier: LossCarrier<Element>
     @usableFromInline var _state: State
-    /// Empty storage of a batch the consumer gave back (``recycle(_:)``), for the next
-    /// batch to be built in: a steady stream then allocates no arrays of its own.
+    /// Empty storage of batches the consumer gave back (``recycle(_:)``), for the next
+    /// batches to be built in: a steady stream then allocates no arrays of its own. Two,
+    /// as two are in flight at once: the batch the consumer holds, and the queue behind it.
     @usableFromInline var spare: [Element] = []
+    @usableFromInline var secondSpare: [Element] = []
     /// Where the buffer is; only its inputs change it.
     public var state: State { _state }
 
@@ -362,6 +364,7 @@ public struct BoundedBuffer<Element, Consumer, Failure: Error> {
     mutating func takeSpare() -> [Element] {
         var storage: [Element] = []
         swap(&storage, &spare)
+        swap(&spare, &secondSpare)
         return storage
     }
 
@@ -372,8 +375,12 @@ public struct BoundedBuffer<Element, Consumer, Failure: Error> {
     /// empties it first, outside the owner's lock, so no element is released under it.
     @inlinable
     public mutating func recycle(_ storage: inout [Element]) {
-        guard storage.isEmpty, storage.capacity > spare.capacity else { return }
-        swap(&storage, &spare)
+        guard storage.isEmpty, storage.capacity > 0 else { return }
+        if spare.capacity == 0 {
+            swap(&storage, &spare)
+        } else if storage.capacity > secondSpare.capacity {
+            swap(&storage, &secondSpare)
+        }
     }
 
     @inlinable
