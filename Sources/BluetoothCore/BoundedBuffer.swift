@@ -46,9 +46,10 @@ public struct BoundedBuffer<Element, Consumer, Failure: Error> {
             lost = 0
         }
 
-        @inlinable init(lost: Int) {
+        @inlinable init(lost: Int, storage: [Element] = []) {
             self.init()
             self.lost = lost
+            elements = storage
         }
 
         /// How many elements wait.
@@ -123,6 +124,11 @@ public struct BoundedBuffer<Element, Consumer, Failure: Error> {
     /// How the element type reports a loss.
     @usableFromInline let carrier: LossCarrier<Element>
     @usableFromInline var _state: State
+    /// Empty storage of batches the consumer gave back (``recycle(_:)``), for the next
+    /// batches to be built in: a steady stream then allocates no arrays of its own. Two,
+    /// as two are in flight at once: the batch the consumer holds, and the queue behind it.
+    @usableFromInline var spare: [Element] = []
+    @usableFromInline var secondSpare: [Element] = []
     /// Where the buffer is; only its inputs change it.
     public var state: State { _state }
 
@@ -172,7 +178,7 @@ public struct BoundedBuffer<Element, Consumer, Failure: Error> {
         let limit = limit ?? capacity
         switch _state {
         case .consumerWaiting(let consumer, let lost):
-            var batch: [Element] = []
+            var batch = takeSpare()
             var element = element
             var lost = lost
             admit(&element, lost: &lost, into: &batch)
@@ -344,11 +350,37 @@ public struct BoundedBuffer<Element, Consumer, Failure: Error> {
 
     // MARK: Loss
 
-    /// Appends an element to a queue, carrying (or marking) the losses before it.
+    /// Appends an element to a queue, carrying (or marking) the losses before it; a
+    /// queue whose storage went out with the last batch takes the recycled one.
     @inlinable
-    func append(_ element: Element, to q: inout Queue) {
+    mutating func append(_ element: Element, to q: inout Queue) {
         var element = element
+        if q.elements.capacity == 0 { q.elements = takeSpare() }
         admit(&element, lost: &q.lost, into: &q.elements)
+    }
+
+    /// The recycled storage, if any, leaving none behind.
+    @inlinable
+    mutating func takeSpare() -> [Element] {
+        var storage: [Element] = []
+        swap(&storage, &spare)
+        swap(&spare, &secondSpare)
+        return storage
+    }
+
+    // MARK: Storage
+
+    /// Keeps the storage of a batch the consumer is done with, emptied, for a later
+    /// batch; `storage` is left with whatever was kept before (empty). The consumer
+    /// empties it first, outside the owner's lock, so no element is released under it.
+    @inlinable
+    public mutating func recycle(_ storage: inout [Element]) {
+        guard storage.isEmpty, storage.capacity > 0 else { return }
+        if spare.capacity == 0 {
+            swap(&storage, &spare)
+        } else if storage.capacity > secondSpare.capacity {
+            swap(&storage, &secondSpare)
+        }
     }
 
     @inlinable

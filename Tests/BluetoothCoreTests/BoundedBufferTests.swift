@@ -119,6 +119,37 @@ import Testing
         guard case .queued = b.push(1) else { Issue.record("not queued"); return }
     }
 
+    @Test func aRecycledBatchIsTheStorageOfTheNextOne() {
+        var b = Plain(capacity: 8)
+        for v in 1...4 { _ = b.push(v) }
+        guard var batch = elements(b.take(orWait: nil)) else { Issue.record("nothing taken"); return }
+        #expect(batch == [1, 2, 3, 4])
+        let storage = batch.withUnsafeBufferPointer { $0.baseAddress }
+        batch.removeAll(keepingCapacity: true)
+        b.recycle(&batch)
+        #expect(batch.capacity == 0, "the storage went to the buffer")
+        _ = b.push(5)
+        _ = b.push(6)
+        guard var next = elements(b.take(orWait: nil)) else { Issue.record("nothing taken"); return }
+        #expect(next == [5, 6])
+        #expect(next.withUnsafeBufferPointer { $0.baseAddress } == storage, "built in the recycled storage")
+        // A waiting consumer's batch is built in it too.
+        next.removeAll(keepingCapacity: true)
+        b.recycle(&next)
+        guard case .waiting = b.take(orWait: "c"), case .resume(_, let handed) = b.push(7) else {
+            Issue.record("not handed over")
+            return
+        }
+        #expect(handed == [7] && handed.withUnsafeBufferPointer { $0.baseAddress } == storage)
+    }
+
+    @Test func aBatchStillInUseIsNotRecycled() {
+        var b = Plain(capacity: 8)
+        var kept = [1, 2]
+        b.recycle(&kept)
+        #expect(kept == [1, 2], "only an emptied batch is kept")
+    }
+
     // MARK: Overflowing
 
     @Test func afterAStallTheOldestGoAndTheNextOldestCarriesTheCount() {

@@ -208,19 +208,28 @@ extension Peripheral {
     /// further batch while a notification consumer is full.
     private func pump(_ link: any ATTLink, _ attempt: Int) async {
         while attempt == generation {
-            let batch = await link.receive()
+            var batch = await link.receive()
             guard !batch.isEmpty, attempt == generation else { return }
             batchReceivedAt = .now
             let at = now
             batchNotifications = 0
-            for event in batch { linkEvent(event, attempt, at) }
+            for i in batch.indices {
+                // Moved out of the batch, so that a PDU has one owner and its storage can
+                // become the value it carries (``linkEvent``).
+                var event = LinkEvent.received([])
+                swap(&event, &batch[i])
+                linkEvent(event, attempt, at)
+            }
+            let pdus = batch.count
+            // Its storage goes back to the link for a later batch.
+            link.recycle(&batch)
             let notified = batchNotifications
             let dropped = link.takeDroppedCount()
             // Drops are rare: the notifications among them are asked for only then.
             if dropped > 0 { droppedNotifications.merge(link.takeDroppedNotifications()) }
             counters.update {
                 $0.batchesReceived += 1
-                $0.pdusReceived += batch.count
+                $0.pdusReceived += pdus
                 $0.notificationsReceived += notified
                 $0.pdusDropped += dropped
             }
@@ -228,33 +237,51 @@ extension Peripheral {
         }
     }
 
-    private func linkEvent(_ event: LinkEvent, _ attempt: Int, _ at: MonotonicTime) {
+    private func linkEvent(_ event: consuming LinkEvent, _ attempt: Int, _ at: MonotonicTime) {
         guard attempt == generation, link != nil else { return }
-        switch event {
-        case .received(let pdu):
-            guard connection != nil else { return }
-            // The engine appends into reused storage: one list per link, not per PDU.
-            var actions = spareActions
-            spareActions = []
-            actions.removeAll(keepingCapacity: true)
-            connection!.receive(pdu[...], at: at, into: &actions)
-            apply(actions)
-            actions.removeAll(keepingCapacity: true)
-            spareActions = actions
-        case .closed(let reason):
-            generation += 1
-            self.link = nil
-            // The engine held the subscriptions; the next link restores them.
-            if let connection { memory.subscriptions = connection.client.subscriptions }
-            connection = nil
-            readerTask = nil
-            // When the engine closed the bearer, our own close is what the link reports
-            // (0x16, a socket closed): the bearer's reason is the one worth keeping.
-            let cause = bearerFailure?.reason ?? reason
-            drive { $0.linkDown(cause, at: now, into: &$1) }
-            // Told to everything the loss failed; a later attempt fails for its own reasons.
-            bearerFailure = nil
-            releaseLinkClosedWaiters()
+        if case .received(let pdu) = event {
+            // Emptied, so that the PDU has one owner (a switch would hold the event, and
+            // with it the PDU, until its end).
+            event = .received([])
+            received(pdu, at)
+            return
+        }
+        guard case .closed(let reason) = event else { return }
+        generation += 1
+        self.link = nil
+        // The engine held the subscriptions; the next link restores them.
+        if let connection { memory.subscriptions = connection.client.subscriptions }
+        connection = nil
+        readerTask = nil
+        // When the engine closed the bearer, our own close is what the link reports
+        // (0x16, a socket closed): the bearer's reason is the one worth keeping.
+        let cause = bearerFailure?.reason ?? reason
+        drive { $0.linkDown(cause, at: now, into: &$1) }
+        // Told to everything the loss failed; a later attempt fails for its own reasons.
+        bearerFailure = nil
+        releaseLinkClosedWaiters()
+    }
+
+    /// One PDU from the peer, for the client engine.
+    private func received(_ pdu: consuming [UInt8], _ at: MonotonicTime) {
+        guard connection != nil else { return }
+        // The engine appends into reused storage: one list per link, not per PDU.
+        var actions = spareActions
+        spareActions = []
+        actions.removeAll(keepingCapacity: true)
+        connection!.receive(pdu[...], at: at, into: &actions)
+        let carried = carriedValue(in: actions, of: pdu)
+        apply(actions, except: carried?.action)
+        actions.removeAll(keepingCapacity: true)
+        spareActions = actions
+        if let carried {
+            // The engine's slices of the PDU are gone with its actions: the PDU's own
+            // storage becomes the value, moved down in place instead of copied into an
+            // array of its own. Delivered after the PDU's other actions, before the next
+            // PDU, as before.
+            pdu.removeSubrange(carried.value.upperBound...)
+            pdu.removeSubrange(..<carried.value.lowerBound)
+            offer(pdu, isIndication: carried.isIndication, for: carried.handle)
         }
     }
 }

@@ -42,8 +42,10 @@ extension Peripheral {
     }
 
     /// Carries out what the client engine asks for, then reports how far its start-up is.
-    func apply(_ actions: [GATTClientAction]) {
-        for action in actions {
+    /// The value delivery at `carried` is left to the caller, which hands the PDU's own
+    /// storage on as that value.
+    func apply(_ actions: [GATTClientAction], except carried: Int? = nil) {
+        for (i, action) in actions.enumerated() where i != carried {
             switch action {
             case .send(let bytes):
                 if heldForSecurity != nil {

@@ -70,8 +70,47 @@ extension Peripheral {
     }
 
     func yieldValue(_ value: ArraySlice<UInt8>, isIndication: Bool, for handle: AttributeHandle) {
+        guard listeners[handle] != nil else { return }
+        offer(Array(value), isIndication: isIndication, for: handle)
+    }
+
+    /// Where the one value a received PDU carries lies in it, when the PDU carries exactly
+    /// one (a notification or an indication, not a Multiple Handle Value Notification),
+    /// someone listens for it, and the engine's value is a slice of the PDU's own
+    /// storage: the PDU can then become the value (``offer(_:isIndication:for:)``) once
+    /// the actions are done with, and `apply` skips the delivery at `action`.
+    func carriedValue(in actions: [GATTClientAction], of pdu: [UInt8])
+        -> (action: Int, handle: AttributeHandle, isIndication: Bool, value: Range<Int>)? {
+        var found: (action: Int, handle: AttributeHandle, isIndication: Bool, value: Range<Int>)?
+        for (i, action) in actions.enumerated() {
+            let delivered: (handle: AttributeHandle, value: ArraySlice<UInt8>, isIndication: Bool)
+            switch action {
+            case .deliver(.notification(let h, let v)): delivered = (h, v, false)
+            case .deliver(.indication(let h, let v)): delivered = (h, v, true)
+            default: continue
+            }
+            // Several values: each is copied out, as the PDU can become only one.
+            guard found == nil, !delivered.value.isEmpty, listeners[delivered.handle] != nil,
+                  Self.lies(delivered.value, in: pdu) else { return nil }
+            found = (i, delivered.handle, delivered.isIndication, delivered.value.indices)
+        }
+        return found
+    }
+
+    /// Whether `slice` is a slice of `array`'s own storage (and not of a copy).
+    private static func lies(_ slice: ArraySlice<UInt8>, in array: [UInt8]) -> Bool {
+        guard slice.startIndex >= 0, slice.endIndex <= array.count else { return false }
+        return array.withUnsafeBufferPointer { whole in
+            slice.withUnsafeBufferPointer { part in
+                whole.baseAddress.map { $0 + slice.startIndex } == part.baseAddress
+            }
+        }
+    }
+
+    /// Hands a value to the characteristic's listeners.
+    func offer(_ value: [UInt8], isIndication: Bool, for handle: AttributeHandle) {
         guard let group = listeners[handle] else { return }
-        var notification = Notification(value: Array(value), isIndication: isIndication, receivedAt: batchReceivedAt)
+        var notification = Notification(value: value, isIndication: isIndication, receivedAt: batchReceivedAt)
         // What the transport dropped before it (taken after the batch that was waiting
         // when the drops happened, so they fall before this one on the wire).
         if !droppedNotifications.isEmpty { notification.lostBefore = droppedNotifications.take(for: handle) }

@@ -172,6 +172,15 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
         }
     }
 
+    /// Takes back the storage of a batch ``take()`` returned, once the consumer is done
+    /// with it, for a later batch: a steady stream then allocates no arrays. `batch` is
+    /// left empty.
+    func recycle(_ batch: inout [Element]) {
+        // Emptied outside the lock: releasing the values may free their buffers.
+        batch.removeAll(keepingCapacity: true)
+        state.withLock { $0.buffer.recycle(&batch) }
+    }
+
     /// What is ready for the consumer without waiting (taking makes room: the waiting
     /// producer is released); nil when nothing is.
     private static func look(_ s: inout State) -> (Delivery, UnsafeContinuation<Bool, Never>?)? {

@@ -25,6 +25,9 @@ public struct DeliveryStream<Element: LossReporting>: AsyncSequence, Sendable {
                 defer { index += 1 }
                 return pending[index]
             }
+            // The batch just handed out goes back to the buffer, for the next one to be
+            // built in.
+            if pending.capacity > 0 { consumer.buffer.recycle(&pending) }
             guard let batch = try await consumer.buffer.take() else { return nil }
             pending = batch
             index = 1

@@ -20,8 +20,10 @@ extension PeripheralManager {
     /// in one flush.
     private func pump(_ link: any ATTLink, _ id: ConnectionID) async {
         while connected[id] != nil {
-            let batch = await link.receive()
+            var batch = await link.receive()
             guard !batch.isEmpty, let entry = connected[id] else { return }
+            // Its storage goes back to the link for a later batch.
+            defer { link.recycle(&batch) }
             let at = now
             var out = makeOutput()
             // The link's security as of this batch: an Encryption Change is handled
@@ -151,9 +153,9 @@ extension PeripheralManager {
     ///
     /// One pass: each link's subscription is read once, and the value is encoded once,
     /// into the server's output, from which each transport takes the PDU: the kernel's
-    /// socket copies it in place (2 copies in all, from 3), the memory link into the PDU
-    /// it hands the peer (2), the userland host into its L2CAP request, ACL packets, H4
-    /// output and socket (6, from 7).
+    /// socket copies it in place (2 copies in all), the memory link into the PDU it hands
+    /// the peer (2), the userland host into its ACL packets, H4 output, outbox and socket
+    /// (5), framing the PDU straight from the output.
     @discardableResult
     public func updateValue(_ value: [UInt8], for characteristic: PublishedCharacteristic,
                             onSubscribedCentrals centrals: [Central]? = nil) -> Bool {
@@ -161,6 +163,8 @@ extension PeripheralManager {
         // One pass over the links, each subscription read once, into a reused list: this
         // is the notification hot path. The update then sends by the slots found here.
         var subscribers = spareSubscribers
+        // Taken out first: emptying a list still held here would allocate a new one.
+        spareSubscribers = []
         subscribers.removeAll(keepingCapacity: true)
         defer { spareSubscribers = subscribers }
         server.subscribers(of: handle, where: { id in centrals?.contains { $0.connection == id } ?? true },

@@ -48,7 +48,9 @@ extension GATTServer {
     public mutating func update(_ value: [UInt8], characteristic valueHandle: AttributeHandle,
                                 to subscribers: [GATTSubscriber], at now: MonotonicTime,
                                 into out: inout GATTServerOutput) throws(GATTServerError) {
-        try? setValue(value, for: valueHandle)
+        // Copied into the stored value's own storage: keeping the caller's array would
+        // make the caller's next change to it copy it whole.
+        if let i = core.database.index(of: valueHandle) { core.database.setValue(value[...], at: i) }
         var indicates = false
         for s in subscribers {
             guard s.delivery == .notification else {

@@ -231,11 +231,16 @@ public struct GATTServer: Sendable {
     /// The earliest time ``tick(at:into:)`` must run: a transaction timeout or an
     /// application deadline.
     public var deadline: MonotonicTime? {
+        // Read after every output the manager flushes: three optionals a link, compared
+        // one by one, as a literal array of them would be allocated on each call.
         var earliest: MonotonicTime?
+        func consider(_ d: MonotonicTime?) {
+            if let d, earliest.map({ d < $0 }) ?? true { earliest = d }
+        }
         for c in connections.values {
-            for d in [c.bearer.deadline, c.pending?.deadline, c.client.discoveryDeadline] {
-                if let d, earliest.map({ d < $0 }) ?? true { earliest = d }
-            }
+            consider(c.bearer.deadline)
+            consider(c.pending?.deadline)
+            consider(c.client.discoveryDeadline)
         }
         return earliest
     }

@@ -24,7 +24,7 @@ extension HCIHost {
 
     /// Notes an ATT PDU of ours on its way to the peer: a confirmation lets the peer
     /// send its next indication.
-    mutating func sendingATT(_ payload: [UInt8], on handle: UInt16) {
+    mutating func sendingATT(_ payload: ArraySlice<UInt8>, on handle: UInt16) {
         guard payload.first == PeerIndicationSequence.handleValueConfirmation,
               connections[handle]?.peerIndications == .awaitingConfirmation else { return }
         connections[handle]?.peerIndications = .idle

@@ -9,6 +9,14 @@ extension HCIHost {
     /// ``HostWarning/l2capDropped(handle:_:)`` warning, counted in ``warningCounts``.
     public mutating func send(_ payload: [UInt8], on handle: UInt16, channel: L2CAPChannelID,
                               at now: MonotonicTime, into out: inout HostOutput) {
+        send(payload[...], on: handle, channel: channel, at: now, into: &out)
+    }
+
+    /// Queues an L2CAP payload that sits in a buffer of the caller's (a GATT server's
+    /// output), like ``send(_:on:channel:at:into:)``: it is framed into ACL packets
+    /// straight from there, with no array of its own in between.
+    public mutating func send(_ payload: ArraySlice<UInt8>, on handle: UInt16, channel: L2CAPChannelID,
+                              at now: MonotonicTime, into out: inout HostOutput) {
         guard phase == .ready, connections[handle] != nil else { return }
         swap(&output, &out)
         defer { swap(&output, &out) }
@@ -20,12 +28,12 @@ extension HCIHost {
 
     /// Frames, fragments and queues a payload on a live link; the reason when the link
     /// cannot take it.
-    mutating func queueL2CAP(_ payload: [UInt8], on handle: UInt16, channel: L2CAPChannelID) -> HostError? {
+    mutating func queueL2CAP(_ payload: ArraySlice<UInt8>, on handle: UInt16, channel: L2CAPChannelID) -> HostError? {
         guard connections[handle]?.disconnect.takesData ?? false else { return .disconnecting(handle) }
         guard payload.count <= 0xFFFF else {
             return .invalidRequest("L2CAP payload of \(payload.count) bytes exceeds 65535")
         }
-        let packets = L2CAPFragmenter.fragments(handle: handle, channel: channel, payload: payload[...],
+        let packets = L2CAPFragmenter.fragments(handle: handle, channel: channel, payload: payload,
                                                 maximumFragmentLength: acl.packetLength)
         guard acl.queuedCount(on: handle) + packets.count <= configuration.maximumQueuedACLPackets else {
             return .busy("connection 0x\(String(handle, radix: 16)) has \(acl.queuedCount(on: handle)) ACL packets waiting for controller buffers")

@@ -70,7 +70,7 @@ extension HCIHost {
                 complete(id, .failure(.unknownConnection(handle)))
                 return
             }
-            if let refusal = queueL2CAP(payload, on: handle, channel: channel) {
+            if let refusal = queueL2CAP(payload[...], on: handle, channel: channel) {
                 complete(id, .failure(refusal))
             } else {
                 complete(id, .success(.done))

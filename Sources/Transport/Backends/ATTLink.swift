@@ -19,6 +19,10 @@ package protocol ATTLink: AnyObject, Sendable {
     /// For exactly one owner. Runs on the owner's actor (`nonisolated(nonsending)`), so
     /// the wake-up from the transport lands on that actor directly: one hop per batch.
     nonisolated(nonsending) func receive() async -> [LinkEvent]
+    /// Gives back the storage of a batch ``receive()`` returned, once the owner is done
+    /// with it, for the transport to build a later batch in; `batch` is left empty. A
+    /// transport that builds its batches elsewhere lets it go.
+    func recycle(_ batch: inout [LinkEvent])
     /// How many PDUs from the peer the transport dropped since the last call because the
     /// owner did not take them in time (only a transport that must not pause for one
     /// link, the userland host, drops any); zero elsewhere.
@@ -62,5 +66,6 @@ extension ATTLink {
     package func send(_ pdu: ArraySlice<UInt8>) { send(Array(pdu)) }
     package var isEncrypted: Bool { false }
     package func takeDroppedCount() -> Int { 0 }
+    package func recycle(_ batch: inout [LinkEvent]) { batch = [] }
     package func takeDroppedNotifications() -> DroppedNotifications { DroppedNotifications() }
 }

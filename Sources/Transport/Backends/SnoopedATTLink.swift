@@ -45,6 +45,8 @@ final class SnoopedATTLink: ATTLink {
         return batch
     }
 
+    func recycle(_ batch: inout [LinkEvent]) { link.recycle(&batch) }
+
     func send(_ pdu: [UInt8]) {
         // Recorded when queued: the link sends in queue order, so the capture's order of
         // our PDUs is the order they leave in.

@@ -108,6 +108,12 @@ public final class UserlandATTChannel: Sendable {
     /// Queues one PDU; never blocks. Fragmentation and ACL flow control happen in the host;
     /// after the link closes, PDUs are dropped.
     public func send(_ pdu: [UInt8]) {
+        host.enqueueL2CAP(handle: connection.handle, channel: .attribute, payload: pdu[...])
+    }
+
+    /// Queues one PDU that sits in a buffer of the caller's (a server's output): the host
+    /// frames it into ACL packets from there, without an array of its own.
+    public func send(_ pdu: ArraySlice<UInt8>) {
         host.enqueueL2CAP(handle: connection.handle, channel: .attribute, payload: pdu)
     }
 

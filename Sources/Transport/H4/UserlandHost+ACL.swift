@@ -12,7 +12,7 @@ extension UserlandHost {
     /// is bounded; its owner paces itself with ``canSend(on:)`` and ``sendReady(on:)``,
     /// and a payload past the bound is dropped with a warning the host counts
     /// (``HostWarning/l2capDropped(handle:_:)``). After the link is gone, nothing is sent.
-    func enqueueL2CAP(handle: UInt16, channel: L2CAPChannelID, payload: [UInt8]) {
+    func enqueueL2CAP(handle: UInt16, channel: L2CAPChannelID, payload: ArraySlice<UInt8>) {
         state.withLock { state in
             guard state.stopped == nil else { return }
             state.host.send(payload, on: handle, channel: channel, at: Self.now(), into: &state.out)

@@ -36,7 +36,10 @@ public final class LinkInbox<Element: Sendable>: Sendable {
     @usableFromInline
     struct State {
         @usableFromInline var buffer: BoundedBuffer<Element, Taker, Never>
-        @usableFromInline var roomWaiters: [UnsafeContinuation<Void, Never>] = []
+        /// The reader task waiting for room; a link has one writer, so more wait rarely,
+        /// and only those take an array.
+        @usableFromInline var roomWaiter: UnsafeContinuation<Void, Never>?
+        @usableFromInline var moreRoomWaiters: [UnsafeContinuation<Void, Never>] = []
         @usableFromInline var threadWaiter: DispatchSemaphore?
         /// Run once when room appears, for a reader on an event loop.
         @usableFromInline var roomCallback: (@Sendable () -> Void)?
@@ -46,28 +49,42 @@ public final class LinkInbox<Element: Sendable>: Sendable {
         /// Every reader that waits for room, taken out to be released outside the lock.
         @inlinable
         mutating func takeRoomWaiters() -> RoomWaiters {
-            defer { roomWaiters = []; threadWaiter = nil; roomCallback = nil }
-            return RoomWaiters(tasks: roomWaiters, thread: threadWaiter, callback: roomCallback)
+            guard roomWaiter != nil || threadWaiter != nil || roomCallback != nil else { return .none }
+            defer {
+                roomWaiter = nil
+                if !moreRoomWaiters.isEmpty { moreRoomWaiters = [] }
+                threadWaiter = nil
+                roomCallback = nil
+            }
+            return RoomWaiters(task: roomWaiter, moreTasks: moreRoomWaiters, thread: threadWaiter, callback: roomCallback)
+        }
+
+        @inlinable
+        mutating func addRoomWaiter(_ waiter: UnsafeContinuation<Void, Never>) {
+            if roomWaiter == nil { roomWaiter = waiter } else { moreRoomWaiters.append(waiter) }
         }
     }
 
     @usableFromInline
     struct RoomWaiters {
-        @usableFromInline var tasks: [UnsafeContinuation<Void, Never>]
+        @usableFromInline var task: UnsafeContinuation<Void, Never>?
+        @usableFromInline var moreTasks: [UnsafeContinuation<Void, Never>]
         @usableFromInline var thread: DispatchSemaphore?
         @usableFromInline var callback: (@Sendable () -> Void)?
 
-        @inlinable init(tasks: [UnsafeContinuation<Void, Never>], thread: DispatchSemaphore?,
-                        callback: (@Sendable () -> Void)?) {
-            self.tasks = tasks
+        @inlinable init(task: UnsafeContinuation<Void, Never>?, moreTasks: [UnsafeContinuation<Void, Never>],
+                        thread: DispatchSemaphore?, callback: (@Sendable () -> Void)?) {
+            self.task = task
+            self.moreTasks = moreTasks
             self.thread = thread
             self.callback = callback
         }
 
-        @inlinable static var none: RoomWaiters { RoomWaiters(tasks: [], thread: nil, callback: nil) }
+        @inlinable static var none: RoomWaiters { RoomWaiters(task: nil, moreTasks: [], thread: nil, callback: nil) }
 
         @inlinable func release() {
-            for w in tasks { w.resume() }
+            task?.resume()
+            for w in moreTasks { w.resume() }
             thread?.signal()
             callback?()
         }
@@ -152,6 +169,16 @@ public final class LinkInbox<Element: Sendable>: Sendable {
         }
     }
 
+    /// Takes back the storage of a batch ``take()`` returned, once its owner is done
+    /// with it: emptied here, and kept for a later batch, so a steady stream of batches
+    /// allocates no arrays. `batch` is left empty.
+    @inlinable
+    public func recycle(_ batch: inout [Element]) {
+        // Emptied outside the lock: the elements' release may run deinitializers.
+        batch.removeAll(keepingCapacity: true)
+        state.withLock { $0.buffer.recycle(&batch) }
+    }
+
     /// Whether the reader may read on.
     @inlinable
     public var hasRoom: Bool { state.withLock { $0.buffer.isOpen && $0.buffer.count < capacity } }
@@ -164,7 +191,7 @@ public final class LinkInbox<Element: Sendable>: Sendable {
         await withUnsafeContinuation { (waiter: UnsafeContinuation<Void, Never>) in
             let ready = state.withLock { s -> Bool in
                 if s.buffer.producerMayGoOn { return true }
-                s.roomWaiters.append(waiter)
+                s.addRoomWaiter(waiter)
                 return false
             }
             if ready { waiter.resume() }

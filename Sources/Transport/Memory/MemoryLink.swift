@@ -47,6 +47,7 @@ final class MemoryLink: ATTLink {
     }
 
     nonisolated(nonsending) func receive() async -> [LinkEvent] { await inbox.take() }
+    func recycle(_ batch: inout [LinkEvent]) { inbox.recycle(&batch) }
 
     func send(_ pdu: [UInt8]) {
         state.withLock { s in
@@ -56,6 +57,16 @@ final class MemoryLink: ATTLink {
             if let tap = s.tap { tap.report(.pdu(connection: tap.connection, fromCentral: tap.isCentral, pdu)) }
             peer.inbox.push(.received(pdu))
         }
+    }
+
+    /// Always copied into an array of the PDU's own: `Array` of a slice that spans its
+    /// whole buffer (a server's output holding one PDU) would share that buffer, so the
+    /// server's next output would allocate a new one, and the peer could not take the
+    /// PDU over as its value in place.
+    func send(_ pdu: ArraySlice<UInt8>) {
+        send([UInt8](unsafeUninitializedCapacity: pdu.count) { bytes, count in
+            count = bytes.initialize(fromContentsOf: pdu)
+        })
     }
 
     var canSend: Bool {

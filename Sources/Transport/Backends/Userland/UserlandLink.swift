@@ -21,7 +21,8 @@ final class UserlandLink: ATTLink {
     }
 
     nonisolated(nonsending) func receive() async -> [LinkEvent] {
-        let batch = await channel.receive()
+        var batch = await channel.receive()
+        defer { channel.inbox.recycle(&batch) }
         var events: [LinkEvent] = []
         events.reserveCapacity(batch.count)
         for event in batch {
@@ -39,6 +40,7 @@ final class UserlandLink: ATTLink {
     func takeDroppedNotifications() -> DroppedNotifications { channel.takeDroppedNotifications() }
 
     func send(_ pdu: [UInt8]) { channel.send(pdu) }
+    func send(_ pdu: ArraySlice<UInt8>) { channel.send(pdu) }
     var canSend: Bool { channel.canSend }
     var hasEnded: Bool { channel.hasEnded }
     func sendReady() async { await channel.sendReady() }
