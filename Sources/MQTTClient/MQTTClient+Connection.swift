@@ -99,7 +99,8 @@ extension MQTTClient {
             return
         }
         let (watch, more) = state.withLock { state -> (KernelEventLoop.Watch?, Bool) in
-            let more = state.phase == .connected && !state.queue.isEmpty && state.inFlight.count < window
+            let more = (state.phase == .connected || state.phase == .draining) && !state.queue.isEmpty
+                && state.inFlight.count < window
                 && !state.pumpScheduled
             if more { state.pumpScheduled = true }
             return (state.watch, more)
@@ -142,6 +143,11 @@ extension MQTTClient {
     /// were never written, tell the events, and schedule the next attempt. Idempotent.
     /// `attempt` names a failed attempt that never got a watch.
     func connectionLost(reason: String, attempt: UInt64?) {
+        // Closing: what was not delivered cannot be now, and no reconnect follows.
+        if attempt == nil, state.withLock({ $0.phase == .draining }) {
+            shutDown(graceful: true)
+            return
+        }
         let outcome = state.withLock { state -> (watch: KernelEventLoop.Watch?, timer: KernelEventLoop.Timer?, event: String?)? in
             if let attempt, attempt != state.attempt { return nil }
             guard state.phase == .connecting || state.phase == .connected else {
@@ -207,18 +213,31 @@ extension MQTTClient {
         }
     }
 
-    /// Ends the client on the loop thread; graceful sends DISCONNECT first.
+    /// Ends the client on the loop thread; graceful sends DISCONNECT first. What is still
+    /// queued or unacknowledged is counted and named in the last event. Idempotent: a
+    /// second call only releases its ``close()`` callers.
     func shutDown(graceful: Bool) {
-        let timers = state.withLock { state -> [KernelEventLoop.Timer] in
+        let (timers, undelivered, waiters, wasClosed) = state.withLock { state in
+            let wasClosed = state.phase == .closed
             state.phase = .closed
+            let undelivered = state.queue.count + state.inFlight.count
+            state.statistics.undeliveredAtClose += undelivered
+            state.queue = OutboundRing()
+            state.inFlight = [:]
+            let waiters = state.closeWaiters
+            state.closeWaiters = []
             defer {
                 state.reconnectTimer = nil
                 state.connectTimer = nil
                 state.miscTimer = nil
+                state.drainTimer = nil
             }
-            return [state.reconnectTimer, state.connectTimer, state.miscTimer].compactMap { $0 }
+            return ([state.reconnectTimer, state.connectTimer, state.miscTimer, state.drainTimer].compactMap { $0 },
+                    undelivered, waiters, wasClosed)
         }
         for timer in timers { loop.cancel(timer) }
+        defer { for waiter in waiters { waiter.resume() } }
+        guard !wasClosed else { return }
         let fd = mosquitto_socket(handle.pointer)
         if fd >= 0 {
             if graceful {
@@ -234,7 +253,9 @@ extension MQTTClient {
             return state.watch
         }
         if let watch { loop.unwatch(watch) }
-        events.buffer.offer(.disconnected(reason: graceful ? "closed" : "closed without DISCONNECT"))
+        var reason = graceful ? "closed" : "closed without DISCONNECT"
+        if undelivered > 0 { reason += "; \(undelivered) messages not delivered or not acknowledged" }
+        events.buffer.offer(.disconnected(reason: reason))
         events.buffer.finish()
         messages.buffer.finish()
     }

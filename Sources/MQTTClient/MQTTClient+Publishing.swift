@@ -16,7 +16,7 @@ extension MQTTClient {
         if let topic = message.responseTopic, !Self.validTopicName(topic) { throw .invalidTopic(topic) }
         let capacity = max(1, configuration.outboundCapacity)
         let wake = try state.withLock { state throws(MQTTError) -> Bool in
-            guard state.phase != .closed else { throw .closed }
+            guard !state.phase.isClosing else { throw .closed }
             if state.queue.count + state.inFlight.count >= capacity {
                 state.statistics.droppedMessages += 1
                 // Handed-over messages cannot be recalled; then the new one is what goes.
@@ -40,7 +40,7 @@ extension MQTTClient {
         for _ in 0..<4 {
             batch.removeAll(keepingCapacity: true)
             state.withLock { state in
-                guard state.phase == .connected else { return }
+                guard state.phase == .connected || state.phase == .draining else { return }
                 let room = min(window - state.inFlight.count, 512)
                 guard room > 0 else { return }
                 if batch.capacity < room { batch.reserveCapacity(room) }
@@ -100,15 +100,18 @@ extension MQTTClient {
 
     /// PUBACK for QoS 1, or a QoS 0 packet fully written.
     func didPublish(mid: Int32, reasonCode: Int32) {
-        state.withLock { state in
-            guard let queued = state.inFlight.removeValue(forKey: mid) else { return }
+        let drained = state.withLock { state -> Bool in
+            guard let queued = state.inFlight.removeValue(forKey: mid) else { return false }
             switch queued.message.qos {
             case .atMostOnce: state.statistics.written += 1
             case .atLeastOnce:
                 // 0x10 "no matching subscribers" is a success; 0x80 and up are refusals.
                 if reasonCode < 0x80 { state.statistics.acknowledged += 1 } else { state.statistics.rejected += 1 }
             }
+            return state.phase == .draining && state.queue.isEmpty && state.inFlight.isEmpty
         }
+        // Not from inside libmosquitto's callback: DISCONNECT goes out on the loop's next turn.
+        if drained { loop.execute { [weak self] in self?.shutDown(graceful: true) } }
     }
 
     func didSubscribe(mid: Int32, granted: Int32?) {

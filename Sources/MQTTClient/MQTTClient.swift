@@ -40,7 +40,14 @@ public final class MQTTClient: Sendable {
     }
 
     enum Phase: Equatable {
-        case idle, connecting, connected, waiting, closed
+        case idle, connecting, connected, waiting
+        /// ``close()`` was asked for while connected with messages not yet delivered: they
+        /// go out first (up to ``MQTTConfiguration/closeDrainLimit``), then DISCONNECT.
+        case draining
+        case closed
+
+        /// Whether new messages and subscriptions are refused: the client is closing or closed.
+        var isClosing: Bool { self == .draining || self == .closed }
     }
 
     struct State {
@@ -65,6 +72,10 @@ public final class MQTTClient: Sendable {
         var reconnectTimer: KernelEventLoop.Timer?
         var connectTimer: KernelEventLoop.Timer?
         var miscTimer: KernelEventLoop.Timer?
+        /// Ends a drain that takes too long; what is left then is counted as dropped.
+        var drainTimer: KernelEventLoop.Timer?
+        /// ``close()`` callers waiting for the drain and DISCONNECT.
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// Messages handed to libmosquitto at once (a quarter of the outbound bound, at most
@@ -121,7 +132,7 @@ public final class MQTTClient: Sendable {
 
     deinit {
         let leftovers = state.withLock { state in
-            (state.watch, [state.reconnectTimer, state.connectTimer, state.miscTimer])
+            (state.watch, [state.reconnectTimer, state.connectTimer, state.miscTimer, state.drainTimer])
         }
         if let watch = leftovers.0 { loop.unwatch(watch) }
         for timer in leftovers.1.compactMap({ $0 }) { loop.cancel(timer) }
@@ -142,14 +153,19 @@ public final class MQTTClient: Sendable {
         }
     }
 
-    /// Sends DISCONNECT (so the broker discards the will), stops reconnecting and ends both
-    /// streams. Messages still queued are not sent.
+    /// Delivers what was published before it, then sends DISCONNECT (so the broker
+    /// discards the will), stops reconnecting and ends both streams.
+    ///
+    /// While connected, every queued message is handed over and written, and each QoS 1
+    /// one acknowledged, before DISCONNECT goes out: a daemon's last words (a lease given
+    /// up, `offline`) are what it publishes just before it closes. The drain is bounded by
+    /// ``MQTTConfiguration/closeDrainLimit``, and by the connection: what cannot be
+    /// delivered then (or at all, with the broker away) is counted in
+    /// ``MQTTClientStatistics/droppedMessages`` and named in the last
+    /// ``MQTTConnectionEvent/disconnected(reason:)``. Publishing after `close()` began throws.
     public func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            loop.execute {
-                self.shutDown(graceful: true)
-                continuation.resume()
-            }
+            loop.execute { self.beginClose(continuation) }
         }
     }
 
@@ -186,7 +202,7 @@ public final class MQTTClient: Sendable {
     public func subscribe(_ filter: String, qos: MQTTQoS = .atLeastOnce) throws(MQTTError) {
         guard Self.validFilter(filter) else { throw .invalidTopic(filter) }
         let connected = try state.withLock { state throws(MQTTError) -> Bool in
-            guard state.phase != .closed else { throw .closed }
+            guard !state.phase.isClosing else { throw .closed }
             state.subscriptions[filter] = qos
             return state.phase == .connected
         }
@@ -203,7 +219,7 @@ public final class MQTTClient: Sendable {
     public func unsubscribe(_ filter: String) throws(MQTTError) {
         guard Self.validFilter(filter) else { throw .invalidTopic(filter) }
         let connected = try state.withLock { state throws(MQTTError) -> Bool in
-            guard state.phase != .closed else { throw .closed }
+            guard !state.phase.isClosing else { throw .closed }
             state.subscriptions.removeValue(forKey: filter)
             return state.phase == .connected
         }

@@ -16,4 +16,8 @@ public struct MQTTClientStatistics: Sendable, Equatable {
     public var connections: Int
     /// Inbound messages dropped because the consumer of ``MQTTClient/messages`` fell behind.
     public var droppedInbound: Int
+    /// Messages not delivered when the client closed: still queued, not yet written, or
+    /// (QoS 1) written and never acknowledged. ``MQTTClient/close()`` drains first, so
+    /// these are what its limit, a lost connection or an abrupt close left.
+    public var undeliveredAtClose: Int = 0
 }

@@ -54,6 +54,10 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public var receiveMaximum: Int = 20
     /// How long a connection attempt may take before it is abandoned and retried.
     public var connectTimeout: Duration = .seconds(10)
+    /// How long ``MQTTClient/close()`` may spend delivering what is queued before it sends
+    /// DISCONNECT anyway; what is left then is counted in
+    /// ``MQTTClientStatistics/undeliveredAtClose``.
+    public var closeDrainLimit: Duration = .seconds(5)
 
     public init(host: String, port: Int = 1883, clientID: String) {
         self.host = host

@@ -154,6 +154,17 @@ public final class MosquittoBroker: Sendable {
         terminate(signal: SIGKILL)
     }
 
+    /// Stops the broker with SIGSTOP: its connections stay open, and nothing it is sent is
+    /// read or answered until ``thaw()``. A broker that says nothing, as a hung one would.
+    public func freeze() {
+        process.withLock { $0?.signal(SIGSTOP) }
+    }
+
+    /// Lets a frozen broker go on (SIGCONT).
+    public func thaw() {
+        process.withLock { $0?.signal(SIGCONT) }
+    }
+
     /// Starts the broker again on the same port, after ``stop()`` or ``kill()``. The port
     /// stayed guarded while the broker was down, so it is still this broker's.
     public func restart() throws {
