@@ -30,13 +30,15 @@ struct CLIFloodTests {
     /// unbounded stream ahead of the discovery responses). Now the link is read as fast
     /// as it is consumed, unsubscribed notifications are dropped at once, and the
     /// controller's answers overtake the flood, so discovery ends while the flood goes on.
+    /// The discovery timeout is a guard against a hang, not a bound on speed: on a loaded
+    /// machine the command had 3.6 s of CPU in 60 s, and ran out at 49,457 PDUs.
     @Test("discover under a notification flood from the moment of connection", .timeLimit(.minutes(10)))
     func discoverUnderNotificationFlood() async throws {
         let controller = FloodingController(floodOnConnect: FloodingController.endless)
         defer { controller.close() }
         controller.start()
         let run = try await AttuneProcess.run(["discover", Self.address, "--random", "--transport", "unix:" + controller.path,
-                                               "--discovery-timeout", "60"], timeout: 150)
+                                               "--discovery-timeout", "480"], timeout: 540)
         print("flood 1 (discover, notification flood): exit \(run.status), peak RSS \(run.peakKilobytes) kB, "
               + "\(controller.notificationsWritten) notifications written")
         #expect(run.status == 0, "stderr: \(run.stderr)")

@@ -17,8 +17,9 @@ import Testing
         var byte: UInt8 = 1
         _ = send(a1, &byte, 1, 0)
         _ = send(b1, &byte, 1, 0)
-        // Turns count once both are watched: on a loaded machine the loop thread can serve
-        // the first many times before the test thread registers the second.
+        // Turns count once both are watched and the loop has begun a pass with both: on a
+        // loaded machine the loop thread can serve the first many times before the test
+        // thread registers the second.
         let counts = Mutex((a: 0, b: 0, worstGap: 0, done: false, ready: false))
         let watches = Mutex<[KernelEventLoop.Watch]>([])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -39,7 +40,10 @@ import Testing
                 let wa = try loop.watch(a0, reading: true, writing: false) { _ in turn(true) }
                 let wb = try loop.watch(b0, reading: true, writing: false) { _ in turn(false) }
                 watches.withLock { $0 = [wa, wb] }
-                counts.withLock { $0.ready = true }
+                // Set on the loop thread, between passes: a pass already under way when
+                // the second watch was added reports only the first, which counted as a
+                // turn would give it two to the other's one (seen on a loaded machine).
+                loop.execute { counts.withLock { $0.ready = true } }
             } catch {
                 Issue.record("watch failed: \(error)")
                 continuation.resume()
