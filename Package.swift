@@ -26,7 +26,7 @@ import PackageDescription
 //   ControllerTestSupport  on Transport: scripted H4 controllers on UNIX sockets (init
 //                          answers, floods, a Heart Rate ATT server), for host-side tests
 //   HexTestSupport         on nothing: `bytes("…")`, test vectors written as hex
-//   WaitTestSupport        on nothing: the hang guard, `within` and `eventually`, for every test target
+//   WaitTestSupport        on nothing: the hang guard, `within`, `eventually` and `offPool`, for every test target
 //   BumbleTestSupport      on nothing: the Bumble venv check and the one launcher of the interop labs
 //   FixtureTestSupport     on nothing: where Fixtures/ is (captures, conformance vectors and databases)
 //   CaptureTestSupport     on Capture: captures read and written in memory
@@ -105,7 +105,7 @@ let package = Package(
         .target(name: "GATTTestSupport", dependencies: ["GATT", "ATT"]),
         // Scripted H4 controllers that tests and benchmarks run the userland host against.
         .target(name: "ControllerTestSupport", dependencies: ["BluetoothCore", "Transport", "WaitTestSupport"]),
-        // How long a test waits before it calls a wait a hang, and the waits on it.
+        // How long a test waits before it calls a wait a hang, the waits on it, and blocking work off the pool.
         .target(name: "WaitTestSupport"),
         // Bumble's venv and the launcher of Scripts/interop's labs, for tests and the bench.
         .target(name: "BumbleTestSupport"),
