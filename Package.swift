@@ -29,8 +29,8 @@ import PackageDescription
 //   WaitTestSupport        on nothing: the hang guard, `within`, `eventually` and `offPool`, for every test target
 //   BumbleTestSupport      on nothing: the Bumble venv check and the one launcher of the interop labs
 //   FixtureTestSupport     on nothing: where Fixtures/ is (captures, conformance vectors and databases)
-//   CaptureTestSupport     on Capture: captures read and written in memory
-//   InteropTestSupport     on ControllerTestSupport, BumbleTestSupport, Capture: the interop lab
+//   CaptureTestSupport     on Capture: captures read and written in memory, and the one tshark runner
+//   InteropTestSupport     on ControllerTestSupport, BumbleTestSupport, CaptureTestSupport: the interop lab
 //                          (Scripts/interop/lab.py) and the check of its session captures
 // Capture does not import GATT; HCI does not import ATT or SMP (Transport runs the Security
 // Manager above the userland host). SMP imports only BluetoothCore
@@ -113,10 +113,12 @@ let package = Package(
         .target(name: "HexTestSupport"),
         // The one locator of Fixtures/, for the test targets that read captures and vectors.
         .target(name: "FixtureTestSupport"),
-        // Captures read and written in memory, for the Capture and Replay tests.
-        .target(name: "CaptureTestSupport", dependencies: ["Capture"]),
+        // Captures read and written in memory, and tshark (the independent decoder) run on a capture,
+        // for the tests that check our decoding against it.
+        .target(name: "CaptureTestSupport", dependencies: ["Capture", "ATT"]),
         // One run of the interop lab and the check of its captures, for the Bumble interop suites.
-        .target(name: "InteropTestSupport", dependencies: ["BumbleTestSupport", "ControllerTestSupport", "Capture", "HCI"]),
+        .target(name: "InteropTestSupport", dependencies: ["BumbleTestSupport", "ControllerTestSupport", "Capture", "HCI",
+                                                           "CaptureTestSupport"]),
         .target(name: "Capture", dependencies: ["ATT", "HCI"]),
         .target(name: "Replay", dependencies: ["Capture", "GATT", "ATT", "ATTPresentation", "HCI"]),
         .target(name: "Transport", dependencies: ["ATT", "HCI", "SMP", "Capture", "CBlueZ", "EventLoop"]),
@@ -161,7 +163,8 @@ let package = Package(
         .testTarget(name: "InteropTests", dependencies: ["Attune", "Transport", "Capture", "HCI", "Replay", "ControllerTestSupport",
                                                          "InteropTestSupport"]),
         // Runs the built `attune` executable (swift test builds every product first).
-        .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport", "MQTTClient", "MQTTTestSupport"]),
+        .testTarget(name: "AttuneCLITests", dependencies: ["Capture", "ATT", "HCI", "ControllerTestSupport", "MQTTClient", "MQTTTestSupport",
+                                                           "CaptureTestSupport"]),
         // GatewayCore's rules, driven by injected time and seeded jitter.
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore", "BluetoothCore"]),
         // Decoders against the published BTHome, Eddystone and SIG sample payloads.

@@ -1,4 +1,5 @@
 import Capture
+import CaptureTestSupport
 import Foundation
 import HCI
 import Testing
@@ -28,24 +29,10 @@ public struct SessionCapture {
         tshark = try Self.tsharkATT(path)
     }
 
+    /// (sent, opcode) of every ATT PDU tshark finds whose direction it reads.
     private static func tsharkATT(_ path: String) throws -> [(sent: Bool, opcode: UInt8)]? {
-        let tool = "/usr/bin/tshark"
-        guard FileManager.default.isExecutableFile(atPath: tool) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-r", path, "-Y", "btatt", "-T", "fields", "-e", "hci_h4.direction", "-e", "btatt.opcode"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
-            let columns = line.split(separator: "\t").map(String.init)
-            guard columns.count == 2, let direction = UInt8(columns[0].dropFirst(2), radix: 16),
-                  let opcode = UInt8(columns[1].dropFirst(2), radix: 16) else { return nil }
-            return (direction == 0, opcode)
-        }
+        guard TShark.path != nil else { return nil }
+        return try TShark.attPDUs(path, bytes: false).compactMap { pdu in pdu.sent.map { ($0, pdu.opcode) } }
     }
 }
 

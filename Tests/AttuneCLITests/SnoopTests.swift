@@ -1,5 +1,6 @@
-import ControllerTestSupport
 import Capture
+import CaptureTestSupport
+import ControllerTestSupport
 import Foundation
 import HCI
 import Testing
@@ -71,21 +72,8 @@ struct SnoopTests {
         #expect(text.stdout.contains("disconnected, reason"))
 
         // tshark, the independent decoder, sees the same ATT PDUs in the same order.
-        let tshark = try #require(["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: FileManager.default.isExecutableFile),
-                                  "tshark is not installed (.ci/run and Scripts/setup.sh install it)")
-        let data = try await offPool { () throws -> Data in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: tshark)
-            process.arguments = ["-r", file, "-Y", "btatt", "-T", "fields", "-e", "btatt.opcode"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return data
-        }
-        let theirs = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Int($0.dropFirst(2), radix: 16) }
+        try #require(TShark.path != nil, "tshark is not installed (.ci/run and Scripts/setup.sh install it)")
+        let theirs = try await offPool { try TShark.attPDUs(file, bytes: false).map { Int($0.opcode) } }
         #expect(theirs == opcodes, "tshark's ATT opcodes equal ours, PDU for PDU")
     }
 }

@@ -1,5 +1,6 @@
 import ATT
 import Capture
+import CaptureTestSupport
 import ControllerTestSupport
 import FixtureTestSupport
 import Foundation

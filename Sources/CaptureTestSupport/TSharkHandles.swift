@@ -3,7 +3,7 @@ import ATT
 /// The attribute handles an ATT PDU carries in its own bytes, and its attribute value,
 /// for comparison with tshark's btatt.handle and btatt.value fields. (tshark also lists
 /// handles it infers from the matching request, so ours must be a subset of its list.)
-func explicitHandles(_ pdu: ATTPDU) -> [UInt16] {
+public func explicitHandles(_ pdu: ATTPDU) -> [UInt16] {
     switch pdu {
     case let .errorResponse(p): return [p.handle.rawValue]
     case let .readRequest(p): return [p.handle.rawValue]
@@ -24,7 +24,7 @@ func explicitHandles(_ pdu: ATTPDU) -> [UInt16] {
 }
 
 /// The value field of PDUs that carry a single attribute value.
-func attributeValue(_ pdu: ATTPDU) -> [UInt8]? {
+public func attributeValue(_ pdu: ATTPDU) -> [UInt8]? {
     switch pdu {
     case let .readResponse(p): return Array(p.value)
     case let .readBlobResponse(p): return Array(p.value)
@@ -43,7 +43,7 @@ func attributeValue(_ pdu: ATTPDU) -> [UInt8]? {
 /// confirmation also those of the request or indication it answers (tshark tracks
 /// transactions), and for a Read By Type Response carrying characteristic declarations
 /// also the value handles inside them.
-func tsharkStyleHandles(_ pdu: ATTPDU, answering request: ATTPDU?) -> Set<UInt16> {
+public func tsharkStyleHandles(_ pdu: ATTPDU, answering request: ATTPDU?) -> Set<UInt16> {
     var handles = Set(explicitHandles(pdu))
     if let request, pdu.opcode.kind == .response || pdu.opcode.kind == .confirmation {
         if case .errorResponse = pdu {} else { handles.formUnion(explicitHandles(request)) }

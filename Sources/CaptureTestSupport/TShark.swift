@@ -1,35 +1,38 @@
 import Foundation
 
 /// One ATT PDU as tshark dissects it.
-struct TSharkATT: Equatable {
-    var frame: Int
-    var opcode: UInt8
+public struct TSharkATT: Equatable, Sendable {
+    public var frame: Int
+    public var opcode: UInt8
     /// Every btatt.handle field tshark shows, including handles it infers from the request.
-    var handles: [UInt16]
+    public var handles: [UInt16]
     /// btatt.value, hex.
-    var value: String
+    public var value: String
     /// The whole ATT PDU as tshark reassembled it, hex.
-    var raw: String
+    public var raw: String
     /// frame.time_epoch in microseconds.
-    var microseconds: Int64
+    public var microseconds: Int64
     /// bthci_acl.chandle
-    var connectionHandle: UInt16
+    public var connectionHandle: UInt16
     /// From hci_h4.direction or hci_h1.direction (0 sent) or hci_mon.opcode (4 ACL TX); nil when none is present.
-    var sent: Bool?
+    public var sent: Bool?
     /// hci_mon.adapter_id, 0 when absent.
-    var controller: UInt16
+    public var controller: UInt16
 }
 
-/// Runs the installed tshark, the independent decoder the captures are checked against.
-enum TShark {
-    static var path: String? {
+/// Runs the installed tshark, the independent decoder the captures are checked against:
+/// the one runner of every test target that compares our decoding with tshark's.
+public enum TShark {
+    /// The installed tshark, or nil when there is none (.ci/run and Scripts/setup.sh install it).
+    public static var path: String? {
         for candidate in ["/usr/bin/tshark", "/usr/local/bin/tshark"] where FileManager.default.isExecutableFile(atPath: candidate) {
             return candidate
         }
         return nil
     }
 
-    static func run(_ arguments: [String]) throws -> Data {
+    /// tshark's standard output for `arguments`; its standard error is dropped.
+    public static func run(_ arguments: [String]) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path ?? "/usr/bin/tshark")
         process.arguments = arguments
@@ -42,8 +45,9 @@ enum TShark {
         return data
     }
 
-    /// Every ATT PDU in a capture, in frame order.
-    static func attPDUs(_ file: String) throws -> [TSharkATT] {
+    /// Every ATT PDU in a capture, in frame order. Without `bytes`, `raw` stays empty and
+    /// tshark reads the file once instead of twice.
+    public static func attPDUs(_ file: String, bytes: Bool = true) throws -> [TSharkATT] {
         let fields = try run(["-r", file, "-Y", "btatt", "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=,",
                               "-e", "frame.number", "-e", "btatt.opcode", "-e", "btatt.handle", "-e", "btatt.value",
                               "-e", "frame.time_epoch", "-e", "bthci_acl.chandle", "-e", "hci_h4.direction",
@@ -67,6 +71,7 @@ enum TShark {
                                   microseconds: micros, connectionHandle: handle, sent: sent,
                                   controller: UInt16(columns[8]) ?? 0))
         }
+        guard bytes else { return pdus }
         let json = try run(["-r", file, "-Y", "btatt", "-T", "json", "-x", "--no-duplicate-keys", "-J", "frame btatt"])
         guard let packets = try JSONSerialization.jsonObject(with: json) as? [[String: Any]] else { return pdus }
         var raws: [Int: String] = [:]
