@@ -1,11 +1,11 @@
 import ATT
 import Capture
 import CaptureTestSupport
-import ControllerTestSupport
 import FixtureTestSupport
 import Foundation
 import HCI
 import Testing
+import WaitTestSupport
 
 /// Advertising reports in the fixtures decode to what tshark shows: address, AD types in
 /// order, local name and 16-bit service UUIDs.

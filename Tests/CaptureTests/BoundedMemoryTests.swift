@@ -1,8 +1,8 @@
 import Capture
-import ControllerTestSupport
 import Foundation
 import HCI
 import Testing
+import WaitTestSupport
 
 /// Reading never holds more than a bounded window of the file, however long it is.
 @Suite struct BoundedMemoryTests {

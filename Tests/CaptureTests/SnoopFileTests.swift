@@ -1,10 +1,10 @@
 import ATT
 import Capture
 import CaptureTestSupport
-import ControllerTestSupport
 import Foundation
 import HCI
 import Testing
+import WaitTestSupport
 
 /// What transports write with `--snoop` reads back through our decoder, tshark and btmon.
 @Suite struct SnoopFileTests {

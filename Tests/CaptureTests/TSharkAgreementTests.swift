@@ -1,15 +1,16 @@
 import ATT
 import Capture
 import CaptureTestSupport
-import ControllerTestSupport
 import FixtureTestSupport
 import Foundation
 import HCI
-import Replay
 import Testing
+import WaitTestSupport
 
 /// Every fixture decodes to the same ATT PDUs as tshark: same count, same frames, same
-/// opcodes, same bytes, and the handles and values tshark reports.
+/// opcodes, same bytes, and the handles and values tshark reports. (That tshark's handle
+/// lists equal ours once responses are paired with their requests is Replay's to check:
+/// ReplayTests' `TSharkTransactionHandlesTests`.)
 @Suite struct TSharkAgreementTests {
     static let fixtures = Fixtures.captures
 
@@ -23,7 +24,6 @@ import Testing
             #expect(!expected.isEmpty, "tshark found no ATT PDUs in \(name)")
             let ours = try decodeAll(path)
             try compare(ours, expected, name)
-            try compareHandlesWithTransactions(path, expected, name)
             print("tshark agreement: \(name): \(ours.count) ATT PDUs, tshark \(expected.count)")
         }
     }
@@ -57,26 +57,6 @@ import Testing
                 let ours = try decodeAll(out)
                 try compare(ours, converted, "\(name) as \(format)")
             }
-        }
-    }
-
-    /// tshark's btatt.handle list equals ours exactly, once each response is paired with
-    /// its request as tshark does.
-    func compareHandlesWithTransactions(_ path: String, _ expected: [TSharkATT], _ name: String) throws {
-        var byRecord: [Int: (ATTPDU, ATTPDU?)] = [:]
-        for c in try ATTConversationCollector.conversations(path: path) {
-            var requestOf: [Int: Int] = [:]
-            for t in c.transactions { if let r = t.response { requestOf[r] = t.request } }
-            for (i, captured) in c.pdus.enumerated() {
-                guard case let .success(pdu) = captured.pdu else { continue }
-                let request = requestOf[i].flatMap { try? c.pdus[$0].pdu.get() }
-                byRecord[captured.frame.recordIndex + 1] = (pdu, request)
-            }
-        }
-        for theirs in expected {
-            let (pdu, request) = try #require(byRecord[theirs.frame], "\(name) frame \(theirs.frame): no PDU")
-            #expect(tsharkStyleHandles(pdu, answering: request) == Set(theirs.handles),
-                    "\(name) frame \(theirs.frame) \(pdu.opcode.name): handles vs tshark \(theirs.handles)")
         }
     }
 
