@@ -144,7 +144,6 @@ let package = Package(
         // The shared mechanisms: backoff, deadline timer, bounded buffer.
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "ATTPresentation", "HexTestSupport", "FixtureTestSupport"], resources: []),
-        // Replay for DiscoveredDatabase.differences(expectedFrom:), which two client suites compare with.
         .testTarget(name: "GATTTests", dependencies: ["GATT", "GATTTestSupport", "ATT", "HexTestSupport", "FixtureTestSupport"]),
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto", "HexTestSupport"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCrypto", "BluetoothCore", "HexTestSupport"]),
