@@ -24,7 +24,8 @@ import PackageDescription
 // Test support, for test targets and AttuneBench only (never a product):
 //   GATTTestSupport        on GATT: in-memory client–server pipe, synthetic databases
 //   ControllerTestSupport  on Transport: scripted H4 controllers on UNIX sockets (init
-//                          answers, floods, a Heart Rate ATT server), for host-side tests
+//                          answers, floods, a Heart Rate ATT server), for host-side tests,
+//                          and the process's one flood turn (FloodTurn, a Testing trait)
 //   HexTestSupport         on nothing: `bytes("…")`, test vectors written as hex
 //   WaitTestSupport        on nothing: the hang guard, `within`, `eventually` and `offPool`, for every test target
 //   BumbleTestSupport      on nothing: the Bumble venv check and the one launcher of the interop labs
