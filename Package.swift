@@ -158,7 +158,9 @@ let package = Package(
                                                         "WaitTestSupport"]),
         // The loop on socketpairs and pipes: readiness, watches, timers, shutdown.
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "WaitTestSupport"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "EventLoop", "HCI", "ATT", "GATT", "SMP", "Capture", "Attune", "ControllerTestSupport",
+        // The backends below the public API (kernel sockets, userland host, pairing, scans, floods),
+        // and the GATT engines over the userland host against Bumble.
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "EventLoop", "HCI", "ATT", "GATT", "SMP", "Capture", "ControllerTestSupport",
                                                            "BumbleTestSupport", "WaitTestSupport", "InteropTestSupport"]),
         // The public API (Attune) against Bumble: centrals, peripherals, pairing, bonds, live replay.
         .testTarget(name: "InteropTests", dependencies: ["Attune", "Transport", "Capture", "HCI", "Replay", "ControllerTestSupport",
@@ -173,8 +175,9 @@ let package = Package(
         // The gateway's config file: bounded YAML loading, typed validation with paths, plan and reload diff.
         .target(name: "GatewayConfig", dependencies: ["BluetoothCore", "CYAML", "SensorDecoding"]),
         .testTarget(name: "GatewayConfigTests", dependencies: ["GatewayConfig", "BluetoothCore", "SensorDecoding"]),
+        // The public API, on the memory radio and on scripted H4 controllers (floods, adapter reset, bonds).
         .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture", "Replay",
-                                                        "WaitTestSupport"]),
+                                                        "WaitTestSupport", "ControllerTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
