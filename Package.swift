@@ -53,6 +53,7 @@ let package = Package(
         .library(name: "SMP", targets: ["SMP"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Replay", targets: ["Replay"]),
+        .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "GatewayCore", targets: ["GatewayCore"]),
         .library(name: "SensorDecoding", targets: ["SensorDecoding"]),
@@ -122,6 +123,9 @@ let package = Package(
                                                            "CaptureTestSupport"]),
         .target(name: "Capture", dependencies: ["ATT", "HCI"]),
         .target(name: "Replay", dependencies: ["Capture", "GATT", "ATT", "ATTPresentation", "HCI"]),
+        // `attune conformance --against`: the sans-I/O GATT server-role tester (Attune as the
+        // lower tester, a device as the IUT) and its test catalog; no capture or HCI needed.
+        .target(name: "Conformance", dependencies: ["ATT", "GATT", "BluetoothCore"]),
         .target(name: "Transport", dependencies: ["ATT", "HCI", "SMP", "Capture", "CBlueZ", "EventLoop"]),
         .target(name: "Attune", dependencies: ["ATT", "GATT", "HCI", "Capture", "Replay", "Transport"]),
         // The gateway's scheduler, pool, availability, watchdog, scan health and lease: decisions, no I/O.
