@@ -154,10 +154,11 @@ enum DiscoveryWalk: Hashable, Sendable {
         case .value(let handle):
             if case .errorResponse(let e)? = answers.first {
                 profile.values[handle] = .refused(e.errorCode)
-            } else if Self.value(of: t).count > Self.maximumValueLength {
-                profile.values[handle] = .unknown("the parts came to more than \(Self.maximumValueLength) octets")
-            } else if case .readResponse? = answers.first, answers.dropFirst().allSatisfy(Self.endsValue) {
+            } else if case .readResponse? = answers.first, answers.dropFirst().allSatisfy(Self.endsValue),
+                      Self.value(of: t).count <= Self.maximumValueLength {
                 profile.values[handle] = .value(Self.value(of: t))
+            } else if case .readResponse? = answers.first {
+                profile.values[handle] = .longerThan(Self.value(of: t))
             } else {
                 profile.values[handle] = .unknown("the read was not answered with a value")
             }

@@ -25,9 +25,9 @@ public struct IUTProfile: Sendable {
         database.services.flatMap(\.characteristics).sorted { $0.valueHandle < $1.valueHandle }
     }
 
-    /// The characteristics with the Read property whose value the survey read.
+    /// The characteristics with the Read property the survey could read.
     var readable: [DiscoveredCharacteristic] {
-        characteristics.filter { $0.properties.contains(.read) && values[$0.valueHandle]?.bytes != nil }
+        characteristics.filter { $0.properties.contains(.read) && values[$0.valueHandle]?.knownPrefix != nil }
     }
 
     /// The characteristics without the Read property.
@@ -50,7 +50,7 @@ public struct IUTProfile: Sendable {
     }
 
     /// Whether a value filled a whole Read Response, so the test needs Read Blob for the rest.
-    func isLong(_ handle: AttributeHandle) -> Bool { (values[handle]?.bytes?.count ?? 0) > mtu - 1 }
+    func isLong(_ handle: AttributeHandle) -> Bool { (values[handle]?.knownPrefix?.count ?? 0) > mtu - 1 }
 
     /// The characteristic whose value handle is `handle`.
     func characteristic(at handle: AttributeHandle) -> DiscoveredCharacteristic? {

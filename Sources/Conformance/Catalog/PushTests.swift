@@ -24,7 +24,10 @@ extension ServerTestCatalog {
     static func push(indication: Bool, _ p: IUTProfile, _ t: Transcript) -> ProcedureStep {
         let property: CharacteristicProperties = indication ? .indicate : .notify
         let kind = indication ? "indication" : "notification"
-        guard let c = p.characteristics.first(where: { $0.properties.contains(property) && $0.clientConfigurationHandle != nil }),
+        // Service Changed last: it indicates only when the database changes, which a
+        // test cannot bring about.
+        let candidates = p.characteristics.filter { $0.properties.contains(property) && $0.clientConfigurationHandle != nil }
+        guard let c = candidates.first(where: { $0.uuid != GATTAttributeType.serviceChanged }) ?? candidates.first,
               let cccd = c.clientConfigurationHandle else {
             return .finish(.notApplicable("no characteristic with the \(indication ? "Indicate" : "Notify") property and a CCCD"))
         }

@@ -120,7 +120,8 @@ extension ServerTestCatalog {
     static let readLongInvalidOffset = ServerTestCase(
         "GATT/SR/GAR/BI-13-C", "Read Long Characteristic Values – Invalid Offset",
         precondition: "a readable characteristic whose whole value was read", spec: "Vol 3 Part F §3.4.4.5, §3.4.1.1") { p, t in
-        guard let c = p.readable.first(where: { !p.isLong($0.valueHandle) }), let value = p.values[c.valueHandle]?.bytes else {
+        guard let c = p.readable.first(where: { !p.isLong($0.valueHandle) && p.values[$0.valueHandle]?.bytes != nil }),
+              let value = p.values[c.valueHandle]?.bytes else {
             return .finish(.notApplicable("no readable value short enough to know its length"))
         }
         let offset = UInt16(value.count + 1)
@@ -149,7 +150,7 @@ extension ServerTestCatalog {
     static let readMultiple = ServerTestCase(
         "GATT/SR/GAR/BV-05-C", "Read Multiple Characteristic Values", precondition: "two readable characteristics",
         spec: "Vol 3 Part G §4.8.4; Part F §3.4.4.7–§3.4.4.8") { p, t in
-        let known = p.readable.filter { !p.isLong($0.valueHandle) }
+        let known = p.readable.filter { !p.isLong($0.valueHandle) && p.values[$0.valueHandle]?.bytes != nil }
         guard known.count >= 2 else { return .finish(.notApplicable("fewer than two readable characteristics")) }
         let a = known[0], b = known[1]
         guard let answer = t.lastReceived else {
@@ -204,7 +205,7 @@ extension ServerTestCatalog {
     static let readDescriptor = ServerTestCase(
         "GATT/SR/GAR/BV-06-C", "Read Characteristic Descriptors", precondition: "a readable descriptor",
         spec: "Vol 3 Part G §4.12.1; Part F §3.4.4.3–§3.4.4.4") { p, t in
-        let descriptors = p.characteristics.flatMap(\.descriptors).filter { p.values[$0.handle]?.bytes != nil }
+        let descriptors = p.characteristics.flatMap(\.descriptors).filter { p.values[$0.handle]?.knownPrefix != nil }
         guard let d = descriptors.first(where: { $0.uuid == GATTAttributeType.clientCharacteristicConfiguration }) ?? descriptors.first else {
             return .finish(.notApplicable("no readable descriptor"))
         }

@@ -1,0 +1,43 @@
+import Conformance
+import BluetoothCore
+import GATT
+import GATTTestSupport
+import Testing
+
+/// Our server engine with one rule broken: exactly the tests that judge that rule fail,
+/// and every other test keeps the verdict it has against the healthy engine. So none of
+/// these checks can pass whatever the IUT does.
+@Suite struct BrokenServerTests {
+    /// The tests each fault must fail, and no others.
+    static let governed: [ServerFault: Set<String>] = [
+        .errorNamesWrongHandle: [
+            "GATT/SR/GAR/BI-01-C", "GATT/SR/GAR/BI-02-C", "GATT/SR/GAR/BI-06-C", "GATT/SR/GAR/BI-12-C",
+            "GATT/SR/GAR/BI-13-C", "GATT/SR/GAR/BI-14-C", "GATT/SR/GAR/BI-18-C", "GATT/SR/GAR/BI-19-C",
+            "GATT/SR/GAW/BI-02-C", "GATT/SR/GAW/BI-03-C", "GATT/SR/GAW/BI-07-C", "GATT/SR/GAW/BI-08-C",
+        ],
+        .readBlobIgnoresOffset: ["GATT/SR/GAR/BV-04-C", "GATT/SR/GAR/BV-07-C", "GATT/SR/GAR/BI-13-C"],
+        .characteristicDiscoveryIgnoresRangeEnd: ["GATT/SR/GAD/BV-04-C", "GATT/SR/GAD/BV-05-C"],
+        .notFoundNamesWrongHandle: [
+            // Not GAD/BV-03 or BV-06: their walks reach the end of their range before
+            // the IUT has to say Attribute Not Found.
+            "GATT/SR/GAD/BV-01-C", "GATT/SR/GAD/BV-02-C", "GATT/SR/GAD/BV-04-C", "GATT/SR/GAD/BV-05-C",
+            "GATT/SR/GAR/BI-07-C",
+        ],
+        .answersUnknownCommands: ["GATT/SR/UNS/BI-02-C"],
+    ]
+
+    @Test(arguments: ServerFault.allCases)
+    func exactlyTheTestsGovernedByTheBrokenRuleFail(_ fault: ServerFault) throws {
+        let database = try ConformanceTestDatabase.make()
+        let healthy = LoopbackRun(ServerUnderTest(database: database))
+        let broken = LoopbackRun(ServerUnderTest(database: database, fault: fault))
+        let expected = try #require(Self.governed[fault])
+        #expect(broken.failed == expected, "\(fault):\n\(broken.summary)")
+        for report in broken.reports where !expected.contains(report.id) {
+            #expect(report.verdict.name == healthy.verdicts[report.id]?.name, "\(fault): \(report.id) \(report.verdict)")
+        }
+        for report in broken.reports where report.verdict.isFailure {
+            #expect(!report.exchange.isEmpty, "\(report.id) fails on the PDUs it names")
+        }
+    }
+}
