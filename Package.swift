@@ -133,7 +133,7 @@ let package = Package(
         // `attune gateway`: the BLE to MQTT daemon, on the public API (Attune) and the gateway modules.
         .target(name: "Gateway", dependencies: ["Attune", "BluetoothCore", "GatewayConfig", "GatewayCore", "SensorDecoding",
                                                 "MQTTClient"]),
-        .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "Gateway", "GatewayConfig", "MQTTClient", "ATT", "GATT", "HCI", "Capture", "Replay", "Transport", "ATTPresentation"]),
+        .executableTarget(name: "AttuneCLI", dependencies: ["Attune", "Gateway", "GatewayConfig", "MQTTClient", "ATT", "GATT", "HCI", "Capture", "Replay", "Transport", "ATTPresentation", "Conformance"]),
         .executableTarget(name: "AttuneBench", dependencies: ["ATT", "GATT", "HCI", "Capture", "Transport", "Attune", "GATTTestSupport", "ControllerTestSupport", "ATTPresentation", "CAllocCounter", "Gateway", "GatewayConfig", "MQTTClient", "MQTTTestSupport", "SMP", "BluetoothCrypto", "EventLoop", "BumbleTestSupport"]),
         // Runs inside the kernel lab VM (Scripts/kernel-lab.sh): our central on hci0 against our peripheral on hci1.
         .executableTarget(name: "KernelLabProbe", dependencies: ["Transport", "HCI", "ATT", "GATT", "Attune", "EventLoop"]),

@@ -3,10 +3,14 @@ struct Arguments {
     var positionals: [String] = []
     var flags: Set<String> = []
     var options: [String: String] = [:]
+    /// Every value of an option a command lets repeat (`--only A --only B`), in order.
+    var repeated: [String: [String]] = [:]
 
     /// Parses `argv` (without the command name) against the flags and options a
     /// command declares; anything else is a usage error, never silently ignored.
-    init(_ argv: [String], flags knownFlags: Set<String>, options knownOptions: Set<String>) throws(CLIError) {
+    /// `repeatable` names the options that may be given more than once.
+    init(_ argv: [String], flags knownFlags: Set<String>, options knownOptions: Set<String>,
+         repeatable: Set<String> = []) throws(CLIError) {
         var i = 0
         var onlyPositionals = false
         while i < argv.count {
@@ -38,6 +42,11 @@ struct Arguments {
                 } else {
                     throw .usage("option --\(name) needs a value")
                 }
+                if repeatable.contains(name) {
+                    repeated[name, default: []].append(value)
+                    if options[name] == nil { options[name] = value }
+                    continue
+                }
                 // Given twice (before and after the command, say): which one was meant is
                 // a guess, so it is not made.
                 if let earlier = options[name], earlier != value {
@@ -52,6 +61,8 @@ struct Arguments {
 
     func flag(_ name: String) -> Bool { flags.contains(name) }
     func option(_ name: String) -> String? { options[name] }
+    /// Every value of a repeatable option, in the order given.
+    func values(_ name: String) -> [String] { repeated[name] ?? options[name].map { [$0] } ?? [] }
 }
 
 extension Arguments {

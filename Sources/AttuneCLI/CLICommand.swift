@@ -10,6 +10,8 @@ protocol CLICommand: SendableMetatype {
     static var flags: Set<String> { get }
     /// Options that take a value (without the leading dashes).
     static var options: Set<String> { get }
+    /// Options that may be given more than once (a subset of ``options``).
+    static var repeatableOptions: Set<String> { get }
     /// Runs the command and returns the exit status.
     static func run(_ arguments: Arguments) async throws -> Int32
 }
@@ -17,6 +19,7 @@ protocol CLICommand: SendableMetatype {
 extension CLICommand {
     static var flags: Set<String> { [] }
     static var options: Set<String> { [] }
+    static var repeatableOptions: Set<String> { [] }
 
     /// The synopsis of ``usage`` (its first paragraph) and where the rest is: what a usage
     /// error prints under its message, short enough to see the message above it.

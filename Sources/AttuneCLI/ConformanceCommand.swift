@@ -2,15 +2,20 @@ import ATT
 import ATTPresentation
 import GATT
 import Replay
+import Conformance
 
 /// `attune conformance VECTORS.json --databases DBS.json`: runs the GATT conformance
-/// vectors against Attune's own engines.
+/// vectors against Attune's own engines. `attune conformance --against ADDR`: runs the
+/// GATT server-role tests against a device (``ConformanceAgainstRun``).
 enum ConformanceCommand: CLICommand {
     static let name = "conformance"
-    static let summary = "run the GATT conformance vectors against Attune's server (and client) engines"
+    static let summary = "run the GATT conformance vectors against our engines, or the GATT server tests against a device"
     static let usage = """
         usage: attune conformance VECTORS.json --databases DBS.json [--role server|client] [--client-startup full|seeded] [--json] [--only ID]
                attune conformance VECTORS.json --list [--role server|client]
+               attune conformance --against ADDR [--address-type public|random] [--transport T] [--role server]
+                                  [--only ID]... [--json] [--junit FILE]
+               attune conformance --list
 
         Runs every vector of the chosen role (both when --role is absent) through an
         in-memory bearer and compares every iut->tester PDU byte for byte. Prints one line
@@ -32,11 +37,39 @@ enum ConformanceCommand: CLICommand {
                                  from the named database and replay only Exchange MTU and
                                  the procedure phase (seeded)
           --json                 print one JSON document instead of lines
+
+        With --against ADDR, Attune is the lower tester and the device at ADDR the
+        implementation under test (IUT), in the GATT server role: the tester exchanges MTU,
+        discovers the whole database, then runs each GATT/SR test of the catalog (ids as in
+        the Bluetooth SIG test suite, e.g. GATT/SR/GAR/BV-01-C) on handles that fit the
+        test's precondition. One line per test as it ends:
+          PASS  ID  note     FAIL  ID  reason     INCONCLUSIVE  ID  reason     NOT_APPLICABLE  ID  reason
+        and "N passed, M failed, K inconclusive, J not applicable". Exit 0 when nothing
+        failed, 1 when something did, 2 on a usage error. No prompts: it runs unattended.
+
+          --against ADDR         the IUT (on memory: the demo peripheral, \(DemoSession.demoAddress))
+          --address-type T       public (the default) or random
+          --transport T          hci0, tcp:HOST:PORT, unix:PATH, serial:PATH, user:hci0 or memory
+          --only ID              run only this test; repeat it for more
+          --list                 (without VECTORS.json) print every test id, title and precondition
+          --json                 one JSON object per test: {"id","verdict","reason","exchange":[{"dir","pdu"}]}
+          --junit FILE           also write a JUnit XML file, one testcase per test
         """
     static let flags: Set<String> = ["json", "list"]
-    static let options: Set<String> = ["databases", "role", "only", "client-startup"]
+    static let options: Set<String> = ["databases", "role", "only", "client-startup", "against", "address-type", "transport",
+                                       "junit"]
+    static let repeatableOptions: Set<String> = ["only"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
+        if let target = arguments.option("against") {
+            guard arguments.positionals.isEmpty else { throw CLIError.usage("--against takes no VECTORS.json") }
+            if arguments.flag("list") { return ConformanceAgainstRun.list() }
+            return try await ConformanceAgainstRun.run(arguments, against: target)
+        }
+        if arguments.positionals.isEmpty, arguments.flag("list") { return ConformanceAgainstRun.list() }
+        for option in ["address-type", "transport", "junit"] where arguments.option(option) != nil {
+            throw CLIError.usage("--\(option) goes with --against ADDR")
+        }
         guard arguments.positionals.count == 1, let vectors = arguments.positionals.first else {
             throw CLIError.usage("give exactly one VECTORS.json")
         }

@@ -22,7 +22,7 @@ case .run(let c, let a):
 }
 let arguments: Arguments
 do {
-    arguments = try Arguments(argv, flags: command.flags, options: command.options)
+    arguments = try Arguments(argv, flags: command.flags, options: command.options, repeatable: command.repeatableOptions)
 } catch {
     Output.error(error.description)
     Output.status(command.usageLine)
