@@ -13,9 +13,11 @@ import Testing
         .errorNamesWrongHandle: [
             "GATT/SR/GAR/BI-01-C", "GATT/SR/GAR/BI-02-C", "GATT/SR/GAR/BI-06-C", "GATT/SR/GAR/BI-12-C",
             "GATT/SR/GAR/BI-13-C", "GATT/SR/GAR/BI-14-C", "GATT/SR/GAR/BI-18-C", "GATT/SR/GAR/BI-19-C",
+            "GATT/SR/GAR/BI-24-C", "GATT/SR/GAR/BI-28-C", "GATT/SR/GAR/BI-29-C",
             "GATT/SR/GAW/BI-02-C", "GATT/SR/GAW/BI-03-C", "GATT/SR/GAW/BI-07-C", "GATT/SR/GAW/BI-08-C",
+            "GATT/SR/GAW/BI-14-C", "GATT/SR/GAW/BI-15-C", "GATT/SR/GAW/BI-20-C", "GATT/SR/GAW/BI-26-C",
         ],
-        .readBlobIgnoresOffset: ["GATT/SR/GAR/BV-04-C", "GATT/SR/GAR/BV-07-C", "GATT/SR/GAR/BI-13-C"],
+        .readBlobIgnoresOffset: ["GATT/SR/GAR/BV-04-C", "GATT/SR/GAR/BV-07-C", "GATT/SR/GAR/BI-13-C", "GATT/SR/GAR/BI-29-C"],
         .characteristicDiscoveryIgnoresRangeEnd: ["GATT/SR/GAD/BV-04-C", "GATT/SR/GAD/BV-05-C"],
         .notFoundNamesWrongHandle: [
             // Not GAD/BV-03 or BV-06: their walks reach the end of their range before
@@ -26,6 +28,13 @@ import Testing
         .answersUnknownCommands: ["GATT/SR/UNS/BI-02-C"],
     ]
 
+    /// Verdicts a fault changes without a failure: a test whose precondition needs what
+    /// the broken rule keeps the tester from learning.
+    static let sideEffects: [ServerFault: [String: String]] = [
+        // The long User Description cannot be read whole to be written back.
+        .readBlobIgnoresOffset: ["GATT/SR/GAW/BV-09-C": "not_applicable"],
+    ]
+
     @Test(arguments: ServerFault.allCases)
     func exactlyTheTestsGovernedByTheBrokenRuleFail(_ fault: ServerFault) throws {
         let database = try ConformanceTestDatabase.make()
@@ -34,7 +43,8 @@ import Testing
         let expected = try #require(Self.governed[fault])
         #expect(broken.failed == expected, "\(fault):\n\(broken.summary)")
         for report in broken.reports where !expected.contains(report.id) {
-            #expect(report.verdict.name == healthy.verdicts[report.id]?.name, "\(fault): \(report.id) \(report.verdict)")
+            let wanted = Self.sideEffects[fault]?[report.id] ?? healthy.verdicts[report.id]?.name
+            #expect(report.verdict.name == wanted, "\(fault): \(report.id) \(report.verdict)")
         }
         for report in broken.reports where report.verdict.isFailure {
             #expect(!report.exchange.isEmpty, "\(report.id) fails on the PDUs it names")

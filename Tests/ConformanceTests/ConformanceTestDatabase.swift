@@ -3,7 +3,8 @@ import GATT
 
 /// A database that meets every precondition of the server catalog at the tester's
 /// ATT_MTU of 64: readable and unreadable values, writable and read-only ones, a value
-/// and a descriptor longer than one response, Write Without Response, Reliable Write,
+/// and a descriptor longer than one response, Write Without Response, Reliable Write and
+/// Writable Auxiliaries, a read-only and a write-only descriptor,
 /// notify and indicate with CCCDs, and a primary service that includes a secondary one.
 enum ConformanceTestDatabase {
     static let longValue: [UInt8] = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
@@ -18,9 +19,13 @@ enum ConformanceTestDatabase {
                 CharacteristicDefinition(BluetoothUUID(0xFFE2), properties: [.write], value: [0x00]),
                 CharacteristicDefinition(BluetoothUUID(0xFFE3), properties: [.read], value: longValue),
                 CharacteristicDefinition(BluetoothUUID(0xFFE4), properties: [.read, .writeWithoutResponse], value: [1, 2]),
-                CharacteristicDefinition(BluetoothUUID(0xFFE5), properties: [.read, .write], extendedProperties: [.reliableWrite],
+                CharacteristicDefinition(BluetoothUUID(0xFFE5), properties: [.read, .write],
+                                         extendedProperties: [.reliableWrite, .writableAuxiliaries],
                                          value: Array(0..<10), descriptors: [
-                                            .userDescription(String(repeating: "a long user description ", count: 4)),
+                                            .userDescription(String(repeating: "a long user description ", count: 4),
+                                                             writable: true),
+                                            .presentationFormat(format: 0x04, unit: 0x2700),
+                                            DescriptorDefinition(BluetoothUUID(0xFFF9), permissions: .writeOnly, value: [0]),
                                          ]),
                 CharacteristicDefinition(BluetoothUUID(0xFFE6), properties: [.indicate], value: [0]),
                 CharacteristicDefinition(BluetoothUUID(0xFFE7), properties: [.notify], value: [0]),

@@ -6,7 +6,7 @@ extension ServerTestCatalog {
     static var readTests: [ServerTestCase] {
         [readValue, readInvalidHandle, readNotPermitted, readByUUID, readByUUIDNotPermitted, readByUUIDNotFound,
          readLong, readLongNotPermitted, readLongInvalidOffset, readLongInvalidHandle, readMultiple,
-         readMultipleNotPermitted, readMultipleInvalidHandle, readDescriptor, readLongDescriptor]
+         readMultipleNotPermitted, readMultipleInvalidHandle, readDescriptor, readLongDescriptor] + descriptorReadTests
     }
 
     static let readValue = ServerTestCase(

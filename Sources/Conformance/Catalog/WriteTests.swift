@@ -5,7 +5,8 @@ import GATT
 extension ServerTestCatalog {
     static var writeTests: [ServerTestCase] {
         [writeWithoutResponse, writeValue, writeInvalidHandle, writeNotPermitted, writeLong, writeLongInvalidHandle,
-         writeLongNotPermitted, reliableWrite, preparedWriteCancelled, writeDescriptor]
+         writeLongNotPermitted, reliableWrite, reliableWriteInvalidHandle, reliableWriteNotPermitted, preparedWriteCancelled,
+         writeDescriptor] + descriptorWriteTests
     }
 
     /// Characteristics with `property` whose whole value discovery read, so a test can
@@ -110,6 +111,23 @@ extension ServerTestCatalog {
         return preparedWrite(c.valueHandle, value, flags: .write, p, t)
     }
 
+    static let reliableWriteInvalidHandle = ServerTestCase(
+        "GATT/SR/GAW/BI-14-C", "Reliable Writes – Invalid Handle", precondition: "a handle no attribute has",
+        spec: "Vol 3 Part G §4.9.5; Part F §3.4.6.1, §3.4.1.1") { p, t in
+        guard let h = p.invalidHandle else { return .finish(.notApplicable("every handle is an attribute")) }
+        return preparedRefusal(h, [0x00], code: .invalidHandle, p, t)
+    }
+
+    static let reliableWriteNotPermitted = ServerTestCase(
+        "GATT/SR/GAW/BI-15-C", "Reliable Writes – Write Not Permitted",
+        precondition: "a readable characteristic without any write property", spec: "Vol 3 Part G §4.9.5; Part F §3.4.6.1, §3.4.1.1") { p, t in
+        guard let c = p.unwritable.last(where: { p.values[$0.valueHandle]?.bytes != nil }),
+              let value = p.values[c.valueHandle]?.bytes else {
+            return .finish(.notApplicable("no readable characteristic without write properties"))
+        }
+        return preparedRefusal(c.valueHandle, Array(value.prefix(p.mtu - 5)), code: .writeNotPermitted, p, t)
+    }
+
     static let preparedWriteCancelled = ServerTestCase(
         "GATT/SR/GAW/BV-07-C", "Write Long Characteristic Values – Execute Write cancels",
         precondition: "a readable characteristic with the Write property", spec: "Vol 3 Part F §3.4.6.3") { p, t in
@@ -198,7 +216,10 @@ extension ServerTestCatalog {
 
     /// A Prepare Write the IUT must refuse with `code` naming `handle`; when it queues the
     /// part instead, an Execute Write cancels it before the verdict.
-    static func preparedRefusal(_ handle: AttributeHandle, _ part: [UInt8], code: ATTErrorCode,
+    ///
+    /// `mayQueue` false: the spec itself makes the attribute unwritable, so a queued part
+    /// fails the test instead of questioning a precondition read from the properties.
+    static func preparedRefusal(_ handle: AttributeHandle, _ part: [UInt8], code: ATTErrorCode, mayQueue: Bool = true,
                                 _ p: IUTProfile, _ t: Transcript) -> ProcedureStep {
         let received = t.received
         guard let first = received.first else {
@@ -208,6 +229,10 @@ extension ServerTestCatalog {
         if case .prepareWriteResponse? = PDUCoding.decoded(first) { queued = true } else { queued = false }
         if queued && received.count == 1 {
             return .request(PDUCoding.bytes(.executeWriteRequest(ExecuteWriteRequest(flags: .cancel))))
+        }
+        if queued && code == .writeNotPermitted && !mayQueue {
+            return .finish(.fail("the IUT queued a part for \(handle), an attribute the spec makes unwritable "
+                                 + "(Vol 3 Part F §3.4.6.1: Write Not Permitted)"))
         }
         if queued && code == .writeNotPermitted {
             return .finish(.inconclusive("the IUT queued a part for \(handle) although its properties lack every write "
