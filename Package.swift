@@ -11,6 +11,7 @@ import PackageDescription
 //                                            and the vocabulary they report in (Advertisement, AttuneError,
 //                                            ManagerState...), which Attune re-exports
 //   Replay                                   capture replay, conformance vector runner
+//   Conformance                              the GATT server-role tester of `conformance --against` (sans-I/O)
 //   Capture                                  capture formats, HCI → ACL → L2CAP → ATT extraction
 //   GATT            ATTPresentation  SMP     engines + attribute database; PDU fields and JSON;
 //                                            Security Manager (PDUs, toolbox, sans-I/O pairing)
