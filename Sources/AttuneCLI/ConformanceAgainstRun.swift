@@ -2,16 +2,14 @@ import Attune
 import BluetoothCore
 import Conformance
 import Foundation
-import Transport
 
 /// `attune conformance --against ADDR`: the GATT server-role tests run over the air
 /// against a device, with Attune as the lower tester.
 ///
-/// The tester is the sans-I/O ``ServerConformanceTester``; this drives it on one ATT
-/// link. The link is the transport's own ATT channel (``ATTLink``, package-wide, below
-/// the GATT client): the tester must send PDUs no GATT client would (unknown opcodes,
-/// requests on invalid handles, prepare queues it cancels) and see every PDU the IUT
-/// sends, so it goes under the central's engines rather than through them.
+/// The tester is the sans-I/O ``ServerConformanceTester``; this drives it on one
+/// ``RawATTChannel``, the link's ATT channel below the GATT client: the tester must send
+/// PDUs no GATT client would (unknown opcodes, requests on invalid handles, prepare queues
+/// it cancels) and see every PDU the IUT sends.
 enum ConformanceAgainstRun {
     /// What reaches the driving loop: a PDU, the end of the link, or a due wake-up.
     enum Input: Sendable {
@@ -49,10 +47,15 @@ enum ConformanceAgainstRun {
             Output.status("memory transport: demo peripheral \"\(DemoPeripheral.localName)\" at \(DemoSession.demoAddress)")
             transport = .memory(demo!.radio)
         }
-        let backend = transport.makeBackend()
-        if let cause = await ManagerReadiness.settled({ backend.status }).cause { throw CLIError.failure(cause.description) }
         Output.status("connecting to \(address)…")
-        let link = try await connect(backend, address, type)
+        let link: RawATTChannel
+        do {
+            link = try await RawATTChannel.open(on: transport, to: address, type: type)
+        } catch {
+            let hint = error == .connectionTimeout ? " (is it advertising and in range? with a random address add "
+                + "--address-type random)" : ""
+            throw CLIError.failure("cannot connect to \(address): \(error)\(hint)")
+        }
         Output.status("connected; running \(tests.count) server tests")
         let reports = await drive(link, tests: tests) { report in
             Output.data(json ? ConformanceReportText.json(report) : ConformanceReportText.line(report))
@@ -75,25 +78,8 @@ enum ConformanceAgainstRun {
         return 0
     }
 
-    static func connect(_ backend: any ControllerBackend, _ address: BluetoothAddress, _ type: BluetoothAddressType)
-        async throws -> any ATTLink {
-        try await withThrowingTaskGroup(of: (any ATTLink)?.self) { group in
-            group.addTask { try await backend.connect(to: address, type: type) }
-            group.addTask {
-                try await Task.sleep(for: .seconds(30))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let link = first else {
-                throw CLIError.failure("cannot connect to \(address): no connection within 30 s (is it advertising? "
-                                       + "with a random address add --address-type random)")
-            }
-            return link
-        }
-    }
-
     /// Runs the tester on `link` until every test has a report.
-    static func drive(_ link: any ATTLink, tests: [ServerTestCase],
+    static func drive(_ link: RawATTChannel, tests: [ServerTestCase],
                       report: (ConformanceTestReport) -> Void) async -> [ConformanceTestReport] {
         let clock = MonotonicClock()
         let (inputs, feed) = AsyncStream<Input>.makeStream()
@@ -102,7 +88,7 @@ enum ConformanceAgainstRun {
                 let batch = await link.receive()
                 for event in batch {
                     switch event {
-                    case .received(let pdu): feed.yield(.pdu(pdu))
+                    case .pdu(let pdu): feed.yield(.pdu(pdu))
                     case .closed(let reason):
                         feed.yield(.closed("\(reason)"))
                         return
