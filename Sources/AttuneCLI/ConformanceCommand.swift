@@ -70,6 +70,8 @@ enum ConformanceCommand: CLICommand {
         for option in ["address-type", "transport", "junit"] where arguments.option(option) != nil {
             throw CLIError.usage("--\(option) goes with --against ADDR")
         }
+        // Only --against takes several; the vectors run one id or all of them.
+        if arguments.values("only").count > 1 { throw CLIError.usage("with VECTORS.json, --only is given once") }
         guard arguments.positionals.count == 1, let vectors = arguments.positionals.first else {
             throw CLIError.usage("give exactly one VECTORS.json")
         }
