@@ -12,9 +12,11 @@ struct LoopbackRun {
     /// The time the run took on the injected clock.
     var elapsed: Duration
 
-    /// Runs `tests` against `iut`; `drops` loses the PDUs to the IUT it returns true for.
+    /// Runs `tests` against `iut`; `drops` loses the PDUs to the IUT it returns true for,
+    /// and `rewrite` turns the IUT's answers to a request into others.
     init(_ iut: ServerUnderTest, tests: [ServerTestCase] = ServerTestCatalog.all,
-         drops: @escaping ([UInt8]) -> Bool = { _ in false }) {
+         drops: @escaping ([UInt8]) -> Bool = { _ in false },
+         rewrite: @escaping (_ request: [UInt8], _ answers: [[UInt8]]) -> [[UInt8]] = { $1 }) {
         var iut = iut
         var tester = ServerConformanceTester(tests: tests)
         var now = MonotonicTime.zero
@@ -37,7 +39,7 @@ struct LoopbackRun {
             if !toIUT.isEmpty {
                 let pdu = toIUT.removeFirst()
                 if drops(pdu) { continue }
-                for answer in iut.receive(pdu, at: now) { take(tester.receive(answer, at: now)) }
+                for answer in rewrite(pdu, iut.receive(pdu, at: now)) { take(tester.receive(answer, at: now)) }
             } else if let due = wake {
                 wake = nil
                 if due > now { now = due }

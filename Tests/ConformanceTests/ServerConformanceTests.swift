@@ -53,6 +53,24 @@ import Testing
         #expect(run.elapsed >= .seconds(30), "the injected clock, not a real wait, ran the timeout")
     }
 
+    @Test func aMalformedAnswerToTheTestersDiscoveryFailsItsTestAndTheRunGoesOn() throws {
+        // The first Read By Group Type for primary services answered with a list whose
+        // length byte does not divide it: the walk ends, GAD/BV-01-C (which asks the same)
+        // fails on it, and every other test still runs on what discovery found.
+        let run = LoopbackRun(ServerUnderTest(database: try ConformanceTestDatabase.make()), rewrite: { request, answers in
+            request == [0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28] ? [[0x11, 0x06, 0x01, 0x00, 0x03, 0x00, 0x0F]] : answers
+        })
+        #expect(run.reports.map(\.id) == ServerTestCatalog.all.map(\.id), "every test has a report")
+        guard case .fail(let reason)? = run.verdicts["GATT/SR/GAD/BV-01-C"] else {
+            Issue.record("GAD/BV-01-C: \(run.summary)")
+            return
+        }
+        #expect(reason.contains("malformed"), "\(reason)")
+        #expect(run.verdicts["GATT/SR/GAC/BV-01-C"]?.name == "pass")
+        #expect(run.verdicts["GATT/SR/UNS/BI-01-C"]?.name == "pass")
+        #expect(run.reports.allSatisfy { $0.verdict.name != "inconclusive" }, "\(run.summary)")
+    }
+
     @Test func onlyTheTestsNamedRun() {
         #expect(ServerTestCatalog.selecting(["GATT/SR/UNS/BI-01-C"])?.map(\.id) == ["GATT/SR/UNS/BI-01-C"])
         #expect(ServerTestCatalog.selecting(["GATT/SR/NOPE/BV-99-C"]) == nil)
