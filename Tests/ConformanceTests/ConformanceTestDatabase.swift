@@ -27,6 +27,8 @@ enum ConformanceTestDatabase {
                                             .presentationFormat(format: 0x04, unit: 0x2700),
                                             DescriptorDefinition(BluetoothUUID(0xFFF9), permissions: .writeOnly, value: [0]),
                                          ]),
+                CharacteristicDefinition(BluetoothUUID(0xFFE8), properties: [.read, .write], extendedProperties: [.reliableWrite],
+                                         value: Array(20..<80)),
                 CharacteristicDefinition(BluetoothUUID(0xFFE6), properties: [.indicate], value: [0]),
                 CharacteristicDefinition(BluetoothUUID(0xFFE7), properties: [.notify], value: [0]),
             ]),

@@ -5,7 +5,7 @@ import GATT
 extension ServerTestCatalog {
     static var writeTests: [ServerTestCase] {
         [writeWithoutResponse, writeValue, writeInvalidHandle, writeNotPermitted, writeLong, writeLongInvalidHandle,
-         writeLongNotPermitted, reliableWrite, reliableWriteInvalidHandle, reliableWriteNotPermitted, preparedWriteCancelled,
+         writeLongNotPermitted, reliableWrite, queuedWritesToTwo, reliableWriteInvalidHandle, reliableWriteNotPermitted, preparedWriteCancelled,
          writeDescriptor] + descriptorWriteTests
     }
 
@@ -100,15 +100,32 @@ extension ServerTestCatalog {
         "GATT/SR/GAW/BV-06-C", "Reliable Writes",
         precondition: "a readable, writable characteristic with the Reliable Write extended property",
         spec: "Vol 3 Part G §4.9.5, §3.3.3.1; Part F §3.4.6") { p, t in
-        let reliable = writeBack(p, .write).first { c, _ in
+        let reliable = reliablyWritable(p)
+        guard let (c, value) = reliable.first else {
+            return .finish(.notApplicable("no readable characteristic with the Reliable Write extended property"))
+        }
+        return preparedWrite(c.valueHandle, value, flags: .write, p, t)
+    }
+
+    static let queuedWritesToTwo = ServerTestCase(
+        "GATT/SR/GAW/BV-10-C", "Reliable Writes to two characteristics",
+        precondition: "two readable, writable characteristics with the Reliable Write extended property",
+        spec: "Vol 3 Part G §4.9.5; Part F §3.4.6") { p, t in
+        let reliable = reliablyWritable(p)
+        guard reliable.count >= 2 else {
+            return .finish(.notApplicable("fewer than two readable characteristics with the Reliable Write extended property"))
+        }
+        return preparedWrites(reliable.prefix(2).map { ($0.0.valueHandle, $0.1) }, flags: .write, p, t)
+    }
+
+    /// Characteristics with Write and the Reliable Write extended property, with the value
+    /// discovery read.
+    static func reliablyWritable(_ p: IUTProfile) -> [(DiscoveredCharacteristic, [UInt8])] {
+        writeBack(p, .write).filter { c, _ in
             c.descriptors.contains { d in
                 d.uuid == GATTAttributeType.characteristicExtendedProperties && (p.values[d.handle]?.bytes?.first ?? 0) & 0x01 != 0
             }
         }
-        guard let (c, value) = reliable else {
-            return .finish(.notApplicable("no readable characteristic with the Reliable Write extended property"))
-        }
-        return preparedWrite(c.valueHandle, value, flags: .write, p, t)
     }
 
     static let reliableWriteInvalidHandle = ServerTestCase(
@@ -192,26 +209,40 @@ extension ServerTestCatalog {
     /// echo is followed by an Execute Write that cancels, so the IUT's queue is left empty.
     static func preparedWrite(_ handle: AttributeHandle, _ value: [UInt8], flags: ExecuteWriteRequest.Flags,
                               _ p: IUTProfile, _ t: Transcript) -> ProcedureStep {
+        preparedWrites([(handle, value)], flags: flags, p, t)
+    }
+
+    /// Prepared writes to several attributes, their parts interleaved (first parts of
+    /// each, then second parts...), then one Execute Write for the whole queue.
+    static func preparedWrites(_ writes: [(AttributeHandle, [UInt8])], flags: ExecuteWriteRequest.Flags,
+                               _ p: IUTProfile, _ t: Transcript) -> ProcedureStep {
         let size = p.mtu - 5
-        let offsets = Array(stride(from: 0, to: max(value.count, 1), by: size))
-        let parts = offsets.map { Array(value[min($0, value.count)..<min($0 + size, value.count)]) }
+        let perWrite = writes.map { handle, value in
+            stride(from: 0, to: max(value.count, 1), by: size).map {
+                (handle: handle, offset: $0, part: Array(value[min($0, value.count)..<min($0 + size, value.count)]))
+            }
+        }
+        let rounds = perWrite.map(\.count).max() ?? 0
+        let parts = (0..<rounds).flatMap { r in perWrite.compactMap { r < $0.count ? $0[r] : nil } }
         let received = t.received
         for (i, answer) in received.enumerated() where i < parts.count {
-            guard let failure = echoFailure(answer, handle, UInt16(offsets[i]), parts[i]) else { continue }
+            guard let failure = echoFailure(answer, parts[i].handle, UInt16(parts[i].offset), parts[i].part) else { continue }
             let refusedFirst = i == 0 && answer.first == ATTOpcode.errorResponse.rawValue
             if refusedFirst || received.count > i + 1 { return .finish(failure) }
             return .request(PDUCoding.bytes(.executeWriteRequest(ExecuteWriteRequest(flags: .cancel))))
         }
         if received.count < parts.count {
-            let i = received.count
-            return .request(PDUCoding.bytes(.prepareWriteRequest(PrepareWriteRequest(handle: handle, offset: UInt16(offsets[i]), partValue: parts[i]))))
+            let next = parts[received.count]
+            return .request(PDUCoding.bytes(.prepareWriteRequest(PrepareWriteRequest(
+                handle: next.handle, offset: UInt16(next.offset), partValue: next.part))))
         }
         guard let answer = t.lastReceived, received.count > parts.count else {
             return .request(PDUCoding.bytes(.executeWriteRequest(ExecuteWriteRequest(flags: flags))))
         }
         let v = Judge.response(answer, is: .executeWriteResponse, spec: "Vol 3 Part F §3.4.6.4")
         guard case .pass = v else { return .finish(v) }
-        return .finish(.pass(note: "\(value.count) octets in \(parts.count) prepared parts"))
+        let octets = writes.map(\.1.count).reduce(0, +)
+        return .finish(.pass(note: "\(octets) octets to \(writes.count) attribute(s) in \(parts.count) prepared parts"))
     }
 
     /// A Prepare Write the IUT must refuse with `code` naming `handle`; when it queues the
