@@ -7,7 +7,7 @@ import Testing
 
 /// The tester against our own GATT server engine: every applicable test passes, and
 /// every pass or fail carries the PDUs it rests on.
-@Suite struct ServerConformanceTests {
+@Suite struct TesterAgainstOurServerTests {
     @Test func everyApplicableTestPassesAgainstOurServer() throws {
         let run = LoopbackRun(ServerUnderTest(database: try ConformanceTestDatabase.make()))
         #expect(run.reports.map(\.id) == ServerTestCatalog.all.map(\.id), "one report per test, in catalog order")
