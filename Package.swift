@@ -25,15 +25,15 @@ import PackageDescription
 // Test support, for test targets and AttuneBench only (never a product):
 //   GATTTestSupport        on GATT: in-memory client–server pipe, synthetic databases
 //   ControllerTestSupport  on Transport: scripted H4 controllers on UNIX sockets (init
-//                          answers, floods, a Heart Rate ATT server), for host-side tests,
-//                          and the process's one flood turn (FloodTurn, a Testing trait)
+//                          answers, floods, a Heart Rate ATT server), for host-side tests
 //   HexTestSupport         on nothing: `bytes("…")`, test vectors written as hex
 //   WaitTestSupport        on nothing: the hang guard, `within`, `eventually` and `offPool`, for every test target
 //   BumbleTestSupport      on nothing: the Bumble venv check and the one launcher of the interop labs
 //   FixtureTestSupport     on nothing: where Fixtures/ is (captures, conformance vectors and databases)
 //   CaptureTestSupport     on Capture: captures read and written in memory, and the one tshark runner
 //   InteropTestSupport     on ControllerTestSupport, BumbleTestSupport, CaptureTestSupport: the interop lab
-//                          (Scripts/interop/lab.py) and the check of its session captures
+//                          (Scripts/interop/lab.py), the check of its session captures, and
+//                          the process's one flood turn (FloodTurn, a Testing trait)
 // Capture does not import GATT; HCI does not import ATT or SMP (Transport runs the Security
 // Manager above the userland host). SMP imports only BluetoothCore
 // and BluetoothCrypto (not ATT or HCI); GATT takes AES-CMAC from BluetoothCrypto and
@@ -184,7 +184,7 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "GATT", "ATT", "BluetoothCore", "GATTTestSupport"]),
         // The public API, on the memory radio and on scripted H4 controllers (floods, adapter reset, bonds).
         .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture", "Replay",
-                                                        "WaitTestSupport", "ControllerTestSupport"]),
+                                                        "WaitTestSupport", "ControllerTestSupport", "InteropTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-import ControllerTestSupport
+import InteropTestSupport
 import Testing
 
 /// The flood suites, one at a time, and never beside another target's floods
