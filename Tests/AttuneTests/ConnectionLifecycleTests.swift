@@ -187,6 +187,43 @@ struct ConnectionLifecycleTests {
         #expect(o.connectionState == .connecting)
     }
 
+    @Test func aConnectCancelledWhileConnectingFailsOnceTheAttemptHasEnded() {
+        var m = ConnectionLifecycle(configuration: LifecycleConfiguration(reconnect: .automatic))
+        _ = m.connect(at: .zero)
+        let cancel = m.cancel(at: seconds(1))
+        #expect(cancel == [.closeLink, .deliver(.phase(.disconnecting)), .schedule(seconds(6))])
+        #expect(m.connectionState == .disconnecting)
+        // The attempt says it failed: that is its end, and the waiting connect's.
+        let ended = m.linkFailed(.cancelled, at: seconds(1.1))
+        #expect(ended.events == [.connectFailed(.cancelled), .phase(.disconnected), .disconnected(.cancelled, reconnectAt: nil)])
+        #expect(m.reconnectAt == nil)
+        // The controller's connection crossed the cancel: the link is closed, and the
+        // connect fails only once that link is down.
+        var n = ConnectionLifecycle()
+        _ = n.connect(at: .zero)
+        _ = n.cancel(at: seconds(1))
+        #expect(n.linkUp(at: seconds(1.05)) == [.closeLink])
+        #expect(n.connectionState == .disconnecting)
+        let down = n.linkDown(.hci(HCIStatus.connectionTerminatedByLocalHost), at: seconds(1.2))
+        #expect(down.events == [.connectFailed(.cancelled), .phase(.disconnected),
+                                .disconnected(.hci(HCIStatus.connectionTerminatedByLocalHost), reconnectAt: nil)])
+        // An attempt that never says so ends at the disconnect timeout.
+        var o = ConnectionLifecycle()
+        _ = o.connect(at: .zero)
+        _ = o.cancel(at: seconds(1))
+        #expect(o.tick(at: seconds(5.9)) == [.schedule(seconds(6))])
+        #expect(o.tick(at: seconds(6)).events.first == .connectFailed(.cancelled))
+        // Asked to connect again meanwhile: a new attempt starts once the old one ended.
+        var r = ConnectionLifecycle()
+        _ = r.connect(at: .zero)
+        _ = r.cancel(at: seconds(1))
+        _ = r.connect(at: seconds(1.05))
+        let again = r.linkFailed(.cancelled, at: seconds(1.1))
+        #expect(!again.events.contains(.connectFailed(.cancelled)), "\(again)")
+        #expect(again.contains(.openLink))
+        #expect(r.connectionState == .connecting)
+    }
+
     @Test func disconnectThatNeverCompletesTimesOut() {
         var m = Self.readyMachine(LifecycleConfiguration())
         _ = m.cancel(at: seconds(1))

@@ -42,10 +42,11 @@ extension Peripheral {
     /// Cancels the connection and returns once the link reports itself down: on the
     /// userland host, after HCI Disconnect went out and Disconnection Complete came
     /// back; on the kernel, once the socket is closed. So a process that ends right
-    /// after has told the peer, which otherwise waits out its supervision timeout.
-    /// A controller that never answers is given up on after `timeout`.
+    /// after has told the peer, which otherwise waits out its supervision timeout. A
+    /// connect attempt under way is waited for until it has ended (failed, or its link
+    /// closed). A controller that never answers is given up on after `timeout`.
     func disconnectAndWait(timeout: Duration) async {
-        guard link != nil else {
+        guard link != nil || lifecycle.phase == .connecting else {
             cancelConnection()
             return
         }
@@ -153,18 +154,32 @@ extension Peripheral {
         }
     }
 
+    /// Closes the link, or abandons the attempt under way. An abandoned attempt still
+    /// reports its end (``linkAttemptFailed(_:_:)``, or a link that is closed at once),
+    /// which is what a cancel waits for; an attempt that has been replaced is ignored
+    /// by its generation.
     private func closeLink() {
         connectTask?.cancel()
-        connectTask = nil
         if let link {
             link.close()
-        } else {
-            generation += 1
         }
     }
 
     private func linkEstablished(_ link: any ATTLink, _ attempt: Int) {
-        guard attempt == generation, lifecycle.connectionState == .connecting else {
+        guard attempt == generation, self.link == nil else {
+            link.close()
+            return
+        }
+        if lifecycle.phase == .disconnecting {
+            // Up after a cancel crossed it: the link is closed, and read until it says it
+            // is down, which ends the cancel. Nothing on it reaches an engine.
+            connectTask = nil
+            self.link = link
+            readerTask = Task { await self.pump(link, attempt) }
+            link.close()
+            return
+        }
+        guard lifecycle.connectionState == .connecting else {
             link.close()
             return
         }
@@ -193,8 +208,9 @@ extension Peripheral {
     }
 
     private func linkAttemptFailed(_ error: AttuneError, _ attempt: Int) {
-        guard attempt == generation else { return }
+        guard attempt == generation, link == nil else { return }
         connectTask = nil
+        defer { releaseLinkClosedWaiters() }
         let reason: DisconnectReason
         switch error {
         case .connectionFailed(let r), .peripheralDisconnected(let r): reason = r

@@ -33,6 +33,11 @@ extension ConnectionLifecycle {
 
     /// The connect attempt failed before the link came up.
     public mutating func linkFailed(_ reason: DisconnectReason, at now: MonotonicTime, into actions: inout [LifecycleAction]) {
+        // A cancelled attempt that ended without a link: that is its end.
+        if case .disconnecting = state {
+            linkDown(reason, at: now, into: &actions)
+            return
+        }
         guard case .connecting(let s) = state else { return }
         let error: AttuneError = reason == .connectionTimeout ? .connectionTimeout : .connectionFailed(reason)
         if s.applicationWaiting { actions.append(.deliver(.connectFailed(error))) }
@@ -50,7 +55,8 @@ extension ConnectionLifecycle {
             if s.applicationWaiting { actions.append(.deliver(.connectFailed(error))) }
             afterLoss(reason: reason, error: error, at: now, into: &actions)
         case .disconnecting(let s):
-            // A connect cancelled during the link's start-up learns of it now the link is down.
+            // A connect cancelled during its attempt or the link's start-up learns of it now
+            // the attempt or the link is over.
             if s.applicationWaiting && !s.connectAfterwards { actions.append(.deliver(.connectFailed(.cancelled))) }
             becomeDisconnected(reason: reason, endingWith: .cancelled, into: &actions)
             if s.connectAfterwards { startAttempt(at: now, applicationWaiting: true, into: &actions) }

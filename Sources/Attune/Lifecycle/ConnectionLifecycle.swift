@@ -98,14 +98,22 @@ public struct ConnectionLifecycle: Sendable {
 
     /// The application gives the connection up, like `cancelPeripheralConnection`: no
     /// reconnect follows, and every subscription ends with ``AttuneError/cancelled``.
+    ///
+    /// An attempt still under way is abandoned, and its end is waited for as a link's is:
+    /// the controller's connection can cross the cancel, so until the attempt reports that
+    /// it failed (or its link, closed at once, is down) the peer may still be held.
+    /// Saying `disconnected` before that would let a caller connect it elsewhere while
+    /// this radio still holds it.
     public mutating func cancel(at now: MonotonicTime, into actions: inout [LifecycleAction]) {
         switch state {
         case .disconnected:
             return
         case .connecting(let s):
-            actions.append(.closeLink)
-            if s.applicationWaiting { actions.append(.deliver(.connectFailed(.cancelled))) }
-            becomeDisconnected(reason: .cancelled, endingWith: .cancelled, into: &actions)
+            let deadline = now + configuration.disconnectTimeout
+            state = .disconnecting(DisconnectingState(deadline: deadline, connectAfterwards: false,
+                                                      applicationWaiting: s.applicationWaiting))
+            wasEstablished = false
+            actions += [.closeLink, .deliver(.phase(.disconnecting)), .schedule(deadline)]
         case .connected(let s):
             let deadline = now + configuration.disconnectTimeout
             state = .disconnecting(DisconnectingState(deadline: deadline, connectAfterwards: false,

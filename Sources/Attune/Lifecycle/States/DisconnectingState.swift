@@ -1,4 +1,4 @@
-/// We asked the link to close and wait for it to say it has.
+/// We asked the link (or the connect attempt) to close and wait for it to say it has.
 struct DisconnectingState: Hashable, Sendable {
     /// After this the link counts as closed even if it never said so.
     var deadline: MonotonicTime
