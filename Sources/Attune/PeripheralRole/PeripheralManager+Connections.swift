@@ -167,8 +167,12 @@ extension PeripheralManager {
         spareSubscribers = []
         subscribers.removeAll(keepingCapacity: true)
         defer { spareSubscribers = subscribers }
-        server.subscribers(of: handle, where: { id in centrals?.contains { $0.connection == id } ?? true },
-                           into: &subscribers)
+        // Through `inServer`: a plain call with a closure argument copies the whole
+        // server first, as the closure could change the actor's state under it.
+        inServer { server in
+            server.subscribers(of: handle, where: { id in centrals?.contains { $0.connection == id } ?? true },
+                               into: &subscribers)
+        }
         for subscriber in subscribers {
             guard let link = connected[subscriber.connection]?.link else { continue }
             // A link that ended is removed by its own task, which may not have run yet:

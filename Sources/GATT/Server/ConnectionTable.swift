@@ -1,3 +1,5 @@
+import ATT
+
 /// The server's connected clients: a dense array searched by id, so the per-request path
 /// neither hashes nor copies a client's state (states are modified in place by slot).
 struct ConnectionTable: Sendable {
@@ -43,6 +45,25 @@ struct ConnectionTable: Sendable {
 
     var keys: [ConnectionID] { ids }
     var values: [GATTLink] { states }
+
+    /// The earliest deadline of any client: a transaction timeout, an application
+    /// answer, a discovery. Read after every output the manager flushes, so each link's
+    /// fields are read in place: iterating the links, or calling their getters, copies
+    /// each link's or client's whole state (and retains all it holds) per call. Three
+    /// optionals a link, compared one by one, as a literal array of them would be
+    /// allocated on each call.
+    var earliestDeadline: MonotonicTime? {
+        var earliest: MonotonicTime?
+        func consider(_ d: MonotonicTime?) {
+            if let d, earliest.map({ d < $0 }) ?? true { earliest = d }
+        }
+        for i in states.indices {
+            consider(states[i].bearer.deadline)
+            consider(states[i].pending?.deadline)
+            if states[i].client.active?.cancelled == false { consider(states[i].client.active?.discoveryDeadline) }
+        }
+        return earliest
+    }
 
     func first(where predicate: (ConnectionID, GATTLink) -> Bool) -> ConnectionID? {
         for i in ids.indices where predicate(ids[i], states[i]) { return ids[i] }

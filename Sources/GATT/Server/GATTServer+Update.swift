@@ -29,7 +29,7 @@ extension GATTServer {
         guard let c = core.database.characteristic(valueHandle: valueHandle) else { return }
         let ids = connections.keys
         for slot in ids.indices where include(ids[slot]) {
-            let configuration = core.configuration(of: c, connections[slot: slot])
+            let configuration = core.configuration(of: c, connections[slot: slot].clientConfigurations)
             if configuration.contains(.notification) {
                 // Not sent at all without the property, as `notify` refuses it.
                 guard c.properties.contains(.notify) else { continue }

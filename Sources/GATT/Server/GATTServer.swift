@@ -111,7 +111,7 @@ public struct GATTServer: Sendable {
     public func clientConfiguration(of id: ConnectionID, characteristic valueHandle: AttributeHandle)
         -> ClientCharacteristicConfiguration {
         guard let slot = connections.slot(of: id), let c = core.database.characteristic(valueHandle: valueHandle) else { return [] }
-        return core.configuration(of: c, connections[slot: slot])
+        return core.configuration(of: c, connections[slot: slot].clientConfigurations)
     }
 
     /// Whether a client that enabled robust caching knows the current database.
@@ -231,18 +231,8 @@ public struct GATTServer: Sendable {
     /// The earliest time ``tick(at:into:)`` must run: a transaction timeout or an
     /// application deadline.
     public var deadline: MonotonicTime? {
-        // Read after every output the manager flushes: three optionals a link, compared
-        // one by one, as a literal array of them would be allocated on each call.
-        var earliest: MonotonicTime?
-        func consider(_ d: MonotonicTime?) {
-            if let d, earliest.map({ d < $0 }) ?? true { earliest = d }
-        }
-        for c in connections.values {
-            consider(c.bearer.deadline)
-            consider(c.pending?.deadline)
-            consider(c.client.discoveryDeadline)
-        }
-        return earliest
+        // Read after every output the manager flushes: see the table's reading.
+        connections.earliestDeadline
     }
 
     /// Fires expired deadlines: application answers that came too late get Unlikely Error;

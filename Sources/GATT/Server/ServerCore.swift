@@ -84,10 +84,18 @@ struct ServerCore: Sendable {
     /// The Client Characteristic Configuration a client has for a characteristic: per
     /// client for real CCCDs, the shared value for CCCDs loaded as plain stored attributes.
     func configuration(of c: CharacteristicRecord, _ client: GATTLink) -> ClientCharacteristicConfiguration {
+        configuration(of: c, client.clientConfigurations)
+    }
+
+    /// The same, from the client's own table: what the per-notification path passes, so
+    /// that it reads one field of the client's state instead of copying all of it.
+    func configuration(of c: CharacteristicRecord,
+                       _ configurations: [AttributeHandle: ClientCharacteristicConfiguration])
+        -> ClientCharacteristicConfiguration {
         guard let h = c.clientConfigurationHandle, let i = database.index(of: h) else { return [] }
         let a = database.attributes[i]
         switch a.kind {
-        case .clientCharacteristicConfiguration: return client.clientConfigurations[h] ?? []
+        case .clientCharacteristicConfiguration: return configurations[h] ?? []
         case .stored where a.value.count >= 2:
             return ClientCharacteristicConfiguration(rawValue: UInt16(a.value[0]) | UInt16(a.value[1]) << 8)
         default: return []
