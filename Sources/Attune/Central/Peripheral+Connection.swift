@@ -280,12 +280,17 @@ extension Peripheral {
 
     /// One PDU from the peer, for the client engine.
     private func received(_ pdu: consuming [UInt8], _ at: MonotonicTime) {
-        guard connection != nil else { return }
         // The engine appends into reused storage: one list per link, not per PDU.
         var actions = spareActions
         spareActions = []
         actions.removeAll(keepingCapacity: true)
-        connection!.receive(pdu[...], at: at, into: &actions)
+        // Through optional chaining, which changes the engine in place: a separate
+        // `connection != nil` test reads the optional out of the actor, a copy of the
+        // whole engine per PDU.
+        guard connection?.receive(pdu[...], at: at, into: &actions) != nil else {
+            spareActions = actions
+            return
+        }
         let carried = carriedValue(in: actions, of: pdu)
         apply(actions, except: carried?.action)
         actions.removeAll(keepingCapacity: true)
