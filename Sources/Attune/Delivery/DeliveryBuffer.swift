@@ -101,9 +101,12 @@ final class DeliveryBuffer<Element: LossReporting>: Sendable {
                 continuation.resume(returning: true)
                 return
             }
-            Task { [weak self] in
+            // Holds the buffer strongly, for at most the stall limit: a weak reference
+            // would give the buffer a side table for good, and every retain of it (one
+            // per value offered) would take the runtime's slow path from then on.
+            Task {
                 try? await Task.sleep(for: stallLimit)
-                self?.stall(id)
+                self.stall(id)
             }
         }
     }
