@@ -20,6 +20,11 @@ public struct DeliveryStream<Element: LossReporting>: AsyncSequence, Sendable {
         var pending: [Element] = []
         var index = 0
 
+        // The application's module calls this unspecialized (the stream is generic and
+        // its internals are not inlinable), which would run the buffer's generic code and
+        // look its types' metadata up at run time for every batch. The notification
+        // stream's own copy is compiled here, and the generic entry branches to it.
+        @_specialize(where Element == Notification)
         public mutating func next() async throws(AttuneError) -> Element? {
             if index < pending.count {
                 defer { index += 1 }
