@@ -20,6 +20,11 @@ final class MemoryLink: ATTLink {
 
     private struct State {
         weak var peer: MemoryLink?
+        /// The peer's inbox, held strongly: what every send and flow-control check
+        /// reaches, without loading the weak reference (and retaining and releasing the
+        /// peer) each time. The inbox holds no link, so this makes no cycle; a peer that
+        /// goes away finishes its inbox (``deinit``), which then refuses what is sent.
+        var peerInbox: LinkInbox<LinkEvent>?
         var tap: Tap?
         var closed = false
     }
@@ -36,9 +41,21 @@ final class MemoryLink: ATTLink {
                      peripheral: (BluetoothAddress, BluetoothAddressType)) -> (central: MemoryLink, peripheral: MemoryLink) {
         let c = MemoryLink(peerAddress: peripheral.0, peerAddressType: peripheral.1)
         let p = MemoryLink(peerAddress: central.0, peerAddressType: central.1)
-        c.state.withLock { $0.peer = p }
-        p.state.withLock { $0.peer = c }
+        c.state.withLock {
+            $0.peer = p
+            $0.peerInbox = p.inbox
+        }
+        p.state.withLock {
+            $0.peer = c
+            $0.peerInbox = c.inbox
+        }
         return (c, p)
+    }
+
+    /// Nobody takes from this end any more: what the peer sends from now on is
+    /// discarded and its ``canSend`` is false, as when it could no longer reach this end.
+    deinit {
+        inbox.finish(.closed(.hci(HCIStatus.connectionTerminatedByLocalHost)))
     }
 
     /// Starts reporting this end's sent PDUs (and, for the central's end, its closing).
@@ -51,11 +68,11 @@ final class MemoryLink: ATTLink {
 
     func send(_ pdu: [UInt8]) {
         state.withLock { s in
-            guard !s.closed, let peer = s.peer else { return }
+            guard !s.closed, let peerInbox = s.peerInbox else { return }
             // Reported and queued under the lock, so the tap and the peer see this end's
             // PDUs in sending order.
             if let tap = s.tap { tap.report(.pdu(connection: tap.connection, fromCentral: tap.isCentral, pdu)) }
-            peer.inbox.push(.received(pdu))
+            peerInbox.push(.received(pdu))
         }
     }
 
@@ -64,18 +81,22 @@ final class MemoryLink: ATTLink {
     /// server's next output would allocate a new one, and the peer could not take the
     /// PDU over as its value in place.
     func send(_ pdu: ArraySlice<UInt8>) {
-        send([UInt8](unsafeUninitializedCapacity: pdu.count) { bytes, count in
-            count = bytes.initialize(fromContentsOf: pdu)
-        })
+        // Reserved and appended rather than `init(unsafeUninitializedCapacity:)`, whose
+        // allocation is the standard library's unspecialized code: a run-time metadata
+        // look-up per PDU.
+        var own: [UInt8] = []
+        own.reserveCapacity(pdu.count)
+        own.append(contentsOf: pdu)
+        send(own)
     }
 
     var canSend: Bool {
-        state.withLock { s in !s.closed && (s.peer?.inbox.hasRoom ?? false) }
+        state.withLock { s in !s.closed && (s.peerInbox?.hasRoom ?? false) }
     }
 
     func sendReady() async {
-        guard let peer = state.withLock({ $0.closed ? nil : $0.peer }) else { return }
-        await peer.inbox.waitForRoom()
+        guard let peerInbox = state.withLock({ $0.closed ? nil : $0.peerInbox }) else { return }
+        await peerInbox.waitForRoom()
     }
 
     /// The memory radio has no Security Manager: there is nothing to pair with.
