@@ -8,7 +8,13 @@ final class MemoryLink: ATTLink {
 
     let peerAddress: BluetoothAddress
     let peerAddressType: BluetoothAddressType
-    private let inbox = LinkInbox<LinkEvent>(capacity: MemoryLink.capacity)
+    /// This end's inbox and state, and the peer's. Both are held strongly and hold no
+    /// link, so the pair makes no cycle and no link is referenced weakly: a weak
+    /// reference gives its object a side table for good, and then every retain and
+    /// release of the link (several per notification, by the manager that sends on it)
+    /// takes the runtime's slow path.
+    private let own: Side
+    private let peer: Side
 
     /// Reports this end's traffic to a ``MemoryRadio`` tap. Only the central's end of a
     /// pair reports its end of life, so each link is reported closed once.
@@ -18,61 +24,76 @@ final class MemoryLink: ATTLink {
         var report: @Sendable (MemoryTapEvent) -> Void
     }
 
-    private struct State {
-        weak var peer: MemoryLink?
-        /// The peer's inbox, held strongly: what every send and flow-control check
-        /// reaches, without loading the weak reference (and retaining and releasing the
-        /// peer) each time. The inbox holds no link, so this makes no cycle; a peer that
-        /// goes away finishes its inbox (``deinit``), which then refuses what is sent.
-        var peerInbox: LinkInbox<LinkEvent>?
-        var tap: Tap?
-        var closed = false
+    /// What one end of the pair is, apart from its owner's object: its inbox, its tap and
+    /// whether it ended. The other end reaches it to send and to close it.
+    final class Side: Sendable {
+        fileprivate struct State {
+            var tap: Tap?
+            var closed = false
+        }
+
+        fileprivate let inbox = LinkInbox<LinkEvent>(capacity: MemoryLink.capacity)
+        fileprivate let state = Mutex(State())
+
+        /// Ends this side, with `reason` (also used to simulate link loss).
+        func end(_ reason: HCIStatus) {
+            let tap = state.withLock { s -> Tap?? in
+                guard !s.closed else { return nil }
+                s.closed = true
+                return .some(s.tap)
+            }
+            guard let tap else { return }
+            if let tap, tap.isCentral { tap.report(.disconnected(connection: tap.connection, reason: reason)) }
+            // Finishing also releases a peer that waits for room in this inbox.
+            inbox.finish(.closed(.hci(reason)))
+        }
+
+        var isClosed: Bool { state.withLock { $0.closed } }
     }
 
-    private let state = Mutex(State())
-
-    init(peerAddress: BluetoothAddress, peerAddressType: BluetoothAddressType) {
+    private init(peerAddress: BluetoothAddress, peerAddressType: BluetoothAddressType, own: Side, peer: Side) {
         self.peerAddress = peerAddress
         self.peerAddressType = peerAddressType
+        self.own = own
+        self.peer = peer
     }
 
     /// A connected pair: the central's end and the peripheral's end.
     static func pair(central: (BluetoothAddress, BluetoothAddressType),
                      peripheral: (BluetoothAddress, BluetoothAddressType)) -> (central: MemoryLink, peripheral: MemoryLink) {
-        let c = MemoryLink(peerAddress: peripheral.0, peerAddressType: peripheral.1)
-        let p = MemoryLink(peerAddress: central.0, peerAddressType: central.1)
-        c.state.withLock {
-            $0.peer = p
-            $0.peerInbox = p.inbox
-        }
-        p.state.withLock {
-            $0.peer = c
-            $0.peerInbox = c.inbox
-        }
+        let centralSide = Side()
+        let peripheralSide = Side()
+        let c = MemoryLink(peerAddress: peripheral.0, peerAddressType: peripheral.1, own: centralSide, peer: peripheralSide)
+        let p = MemoryLink(peerAddress: central.0, peerAddressType: central.1, own: peripheralSide, peer: centralSide)
         return (c, p)
     }
 
-    /// Nobody takes from this end any more: what the peer sends from now on is
-    /// discarded and its ``canSend`` is false, as when it could no longer reach this end.
+    /// Nobody takes from this end any more: it ends without a word (as the weakly held
+    /// peer of before simply vanished), so what the peer sends from now on is discarded
+    /// and its ``canSend`` is false.
     deinit {
-        inbox.finish(.closed(.hci(HCIStatus.connectionTerminatedByLocalHost)))
+        let open = own.state.withLock { s -> Bool in
+            defer { s.closed = true }
+            return !s.closed
+        }
+        if open { own.inbox.finish(.closed(.hci(HCIStatus.connectionTerminatedByLocalHost))) }
     }
 
     /// Starts reporting this end's sent PDUs (and, for the central's end, its closing).
     func setTap(_ tap: Tap) {
-        state.withLock { $0.tap = tap }
+        own.state.withLock { $0.tap = tap }
     }
 
-    nonisolated(nonsending) func receive() async -> [LinkEvent] { await inbox.take() }
-    func recycle(_ batch: inout [LinkEvent]) { inbox.recycle(&batch) }
+    nonisolated(nonsending) func receive() async -> [LinkEvent] { await own.inbox.take() }
+    func recycle(_ batch: inout [LinkEvent]) { own.inbox.recycle(&batch) }
 
     func send(_ pdu: [UInt8]) {
-        state.withLock { s in
-            guard !s.closed, let peerInbox = s.peerInbox else { return }
+        own.state.withLock { s in
+            guard !s.closed else { return }
             // Reported and queued under the lock, so the tap and the peer see this end's
             // PDUs in sending order.
             if let tap = s.tap { tap.report(.pdu(connection: tap.connection, fromCentral: tap.isCentral, pdu)) }
-            peerInbox.push(.received(pdu))
+            peer.inbox.push(.received(pdu))
         }
     }
 
@@ -91,12 +112,12 @@ final class MemoryLink: ATTLink {
     }
 
     var canSend: Bool {
-        state.withLock { s in !s.closed && (s.peerInbox?.hasRoom ?? false) }
+        !own.isClosed && peer.inbox.hasRoom
     }
 
     func sendReady() async {
-        guard let peerInbox = state.withLock({ $0.closed ? nil : $0.peerInbox }) else { return }
-        await peerInbox.waitForRoom()
+        guard !own.isClosed else { return }
+        await peer.inbox.waitForRoom()
     }
 
     /// The memory radio has no Security Manager: there is nothing to pair with.
@@ -114,24 +135,14 @@ final class MemoryLink: ATTLink {
     /// peer with `reason`.
     func close(peerSees reason: HCIStatus) {
         end(HCIStatus.connectionTerminatedByLocalHost)
-        state.withLock { $0.peer }?.end(reason)
+        peer.end(reason)
     }
 
     /// Ends this side only, with `reason` (also used to simulate link loss).
-    func end(_ reason: HCIStatus) {
-        let tap = state.withLock { s -> Tap?? in
-            guard !s.closed else { return nil }
-            s.closed = true
-            return .some(s.tap)
-        }
-        guard let tap else { return }
-        if let tap, tap.isCentral { tap.report(.disconnected(connection: tap.connection, reason: reason)) }
-        // Finishing also releases a peer that waits for room in this inbox.
-        inbox.finish(.closed(.hci(reason)))
-    }
+    func end(_ reason: HCIStatus) { own.end(reason) }
 
-    var isClosed: Bool { state.withLock { $0.closed } }
+    var isClosed: Bool { own.isClosed }
     var hasEnded: Bool { isClosed }
-    /// The other end of the pair, while it lives.
-    var peerEnd: MemoryLink? { state.withLock { $0.peer } }
+    /// The other end of the pair (a link whose owner let it go has ended already).
+    var peerEnd: Side { peer }
 }

@@ -159,7 +159,7 @@ public final class MemoryRadio: Sendable {
         for link in links {
             // Our side: the controller is gone (0x15, powered off); the peer's: silence.
             link.end(HCIStatus.remoteDevicePowerOff)
-            link.peerEnd?.end(HCIStatus.connectionTimeout)
+            link.peerEnd.end(HCIStatus.connectionTimeout)
         }
         for connect in pending { connect.continuation.resume(throwing: AttuneError.unavailable(.adapterDown("memory controller"))) }
         for (listener, status) in listeners { listener.yield(status) }
