@@ -27,7 +27,7 @@ import PackageDescription
 //   ControllerTestSupport  on Transport: scripted H4 controllers on UNIX sockets (init
 //                          answers, floods, a Heart Rate ATT server), for host-side tests
 //   HexTestSupport         on nothing: `bytes("…")`, test vectors written as hex
-//   WaitTestSupport        on nothing: the hang guard, `within`, `eventually` and `offPool`, for every test target
+//   WaitTestSupport        on nothing: the hang guard, `within`, `eventually`, `offPool` and `ChildTestRun`, for every test target
 //   BumbleTestSupport      on nothing: the Bumble venv check and the one launcher of the interop labs
 //   FixtureTestSupport     on nothing: where Fixtures/ is (captures, conformance vectors and databases)
 //   CaptureTestSupport     on Capture: captures read and written in memory, and the one tshark runner

@@ -130,14 +130,13 @@ import MQTTTestSupport
 
     @Test("keepalive goes on while every cooperative thread spins: no disconnection past 1.5 × keepalive")
     func keepaliveSurvivesBusyPool() async throws {
-        guard ProcessInfo.processInfo.environment[Self.poolHogChild] == "1" else {
+        guard isChildTestRun(Self.poolHogChild) else {
             // Spinning this process's pool for 8.5 s would stall every other suite's timers
             // (a connect timeout read 16 s late): the spin runs in a child process of this
             // same test binary, with a pool of its own, and its verdict is the exit status.
-            let (status, output) = try await Self.runInChild(filter: "keepaliveSurvivesBusyPool")
-            #expect(status == 0, "the child that spun its pool failed (exit \(status)): \(output.suffix(2000))")
-            // A filter that matched nothing would exit 0 too: the child must have run it.
-            #expect(output.contains("Test run with 1 test"), "\(output.suffix(2000))")
+            let child = try await ChildTestRun.run(filter: "keepaliveSurvivesBusyPool", marker: Self.poolHogChild)
+            #expect(child.status == 0, "the child that spun its pool failed (exit \(child.status)): \(child.output.suffix(2000))")
+            #expect(child.ranOneTest, "\(child.output.suffix(2000))")
             return
         }
         let broker = try MosquittoBroker.start()
@@ -173,31 +172,5 @@ import MQTTTestSupport
         #expect(watched.isConnected)
         #expect(watched.statistics.connections == 1)
         await watched.close()
-    }
-
-    /// Runs one test of this binary again in a child process, with `poolHogChild` set;
-    /// returns its exit status.
-    static func runInChild(filter: String) async throws -> (Int32, String) {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["--testing-library", "swift-testing", "--filter", filter]
-        child.environment = ProcessInfo.processInfo.environment.merging([poolHogChild: "1"]) { $1 }
-        // A file, not a pipe: nothing blocks on a full pipe while we wait.
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("attune-pool-hog-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        child.standardOutput = handle
-        child.standardError = handle
-        try child.run()
-        // Waited for on a thread of its own, not the pool.
-        let status = await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
-            Thread.detachNewThread {
-                child.waitUntilExit()
-                done.resume(returning: child.terminationStatus)
-            }
-        }
-        try? handle.close()
-        return (status, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
 }

