@@ -181,7 +181,8 @@ let package = Package(
         .target(name: "GatewayConfig", dependencies: ["BluetoothCore", "CYAML", "SensorDecoding"]),
         .testTarget(name: "GatewayConfigTests", dependencies: ["GatewayConfig", "BluetoothCore", "SensorDecoding"]),
         // The server-role conformance tester against our server engine, healthy and with one rule broken.
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "GATT", "ATT", "BluetoothCore", "GATTTestSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "GATT", "ATT", "BluetoothCore", "GATTTestSupport",
+                                                              "WaitTestSupport"]),
         // The public API, on the memory radio and on scripted H4 controllers (floods, adapter reset, bonds).
         .testTarget(name: "AttuneTests", dependencies: ["Attune", "Transport", "GATT", "ATT", "HCI", "Capture", "Replay",
                                                         "WaitTestSupport", "ControllerTestSupport", "InteropTestSupport"]),
