@@ -36,6 +36,7 @@ enum ConformanceAgainstRun {
         }
         let json = arguments.flag("json")
         let junit = arguments.option("junit")
+        let html = arguments.option("html")
         let parsed = try TransportOption.parse(arguments.option("transport"))
         var demo: DemoSession?
         let transport: BluetoothTransport
@@ -66,6 +67,12 @@ enum ConformanceAgainstRun {
             let xml = ConformanceReportText.junit(reports, against: target)
             guard FileManager.default.createFile(atPath: junit, contents: Data(xml.utf8)) else {
                 throw CLIError.failure("--junit \(junit): cannot write the file (check the directory exists and is writable)")
+            }
+        }
+        if let html {
+            let page = ConformanceHTMLReport(reports: reports, tests: tests, target: target).html
+            guard FileManager.default.createFile(atPath: html, contents: Data(page.utf8)) else {
+                throw CLIError.failure("--html \(html): cannot write the file (check the directory exists and is writable)")
             }
         }
         Output.data(ConformanceReportText.summary(reports))

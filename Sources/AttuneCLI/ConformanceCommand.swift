@@ -14,7 +14,7 @@ enum ConformanceCommand: CLICommand {
         usage: attune conformance VECTORS.json --databases DBS.json [--role server|client] [--client-startup full|seeded] [--json] [--only ID]
                attune conformance VECTORS.json --list [--role server|client]
                attune conformance --against ADDR [--address-type public|random] [--transport T] [--role server]
-                                  [--only ID]... [--json] [--junit FILE]
+                                  [--only ID]... [--json] [--junit FILE] [--html FILE]
                attune conformance --list
 
         Runs every vector of the chosen role (both when --role is absent) through an
@@ -54,10 +54,12 @@ enum ConformanceCommand: CLICommand {
           --list                 (without VECTORS.json) print every test id, title and precondition
           --json                 one JSON object per test: {"id","verdict","reason","exchange":[{"dir","pdu"}]}
           --junit FILE           also write a JUnit XML file, one testcase per test
+          --html FILE            also write one self-contained HTML page: a summary, then each
+                                 test with its reason, spec section and a ladder of its PDUs
         """
     static let flags: Set<String> = ["json", "list"]
     static let options: Set<String> = ["databases", "role", "only", "client-startup", "against", "address-type", "transport",
-                                       "junit"]
+                                       "junit", "html"]
     static let repeatableOptions: Set<String> = ["only"]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
@@ -67,7 +69,7 @@ enum ConformanceCommand: CLICommand {
             return try await ConformanceAgainstRun.run(arguments, against: target)
         }
         if arguments.positionals.isEmpty, arguments.flag("list") { return ConformanceAgainstRun.list() }
-        for option in ["address-type", "transport", "junit"] where arguments.option(option) != nil {
+        for option in ["address-type", "transport", "junit", "html"] where arguments.option(option) != nil {
             throw CLIError.usage("--\(option) goes with --against ADDR")
         }
         // Only --against takes several; the vectors run one id or all of them.
