@@ -13,6 +13,7 @@
 #   python3-venv      the Bumble interop venv (Scripts/interop/)
 #   bluez-source/gcc/libc6-dev/bzip2  BlueZ's btgatt-server and btgatt-client for the kernel lab
 #   libmosquitto-dev/mosquitto/mosquitto-clients  CMosquitto (MQTTClient) and the real broker its tests run
+#   chromium          headless, renders `conformance --html` pages in ConformanceTests
 # 2. Scripts/interop/.venv: the pinned Bumble, the interop peer (Scripts/interop/setup.sh).
 # 3. .lab/kernel: Debian's kernel unpacked, and the lab's initramfs (Scripts/kernel-lab.sh --setup).
 # 4. .lab/bluez: btgatt-server and btgatt-client built from bluez-source (Scripts/build-bluez-peer.sh).
@@ -21,7 +22,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(libbluetooth-dev libssl-dev libyaml-dev pkg-config tshark qemu-system-x86 busybox-static bluez bluez-test-tools
           kmod cpio xz-utils python3-venv bluez-source gcc libc6-dev bzip2
-          libmosquitto-dev mosquitto mosquitto-clients)
+          libmosquitto-dev mosquitto mosquitto-clients chromium)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
