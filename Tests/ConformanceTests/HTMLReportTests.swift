@@ -58,6 +58,11 @@ import Testing
         let run = try Self.brokenRun()
         let html = ConformanceHTMLReport(reports: run.reports, target: "x").html
         #expect(Self.occurrences(of: "failing step</strong>", in: html) == run.failed.count)
+        for (index, report) in run.reports.enumerated() where report.verdict.isFailure {
+            #expect(html.contains("<a href=\"#test-\(index + 1)\">\(report.id)</a>"), "the summary links to \(report.id)")
+            #expect(html.contains("<details class=\"test verdict-fail\" id=\"test-\(index + 1)\" open>"))
+        }
+        #expect(Self.occurrences(of: "<a href=", in: html) == run.failed.count)
         for report in run.reports {
             let section = try #require(Self.section(of: report.id, in: html))
             guard report.verdict.isFailure else {

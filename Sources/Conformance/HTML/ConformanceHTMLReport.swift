@@ -41,6 +41,7 @@ public struct ConformanceHTMLReport: Sendable {
         out += "<p class=\"totals\" id=\"totals\">\(counts.count("pass")) passed, \(counts.count("fail")) failed, "
             + "\(counts.count("inconclusive")) inconclusive, \(counts.count("not_applicable")) not applicable</p>\n"
         out += summaryTable(counts)
+        out += failedLinks
         out += "<section class=\"tests\">\n"
         let catalog = Dictionary(tests.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, report) in reports.enumerated() { out += section(report, catalog[report.id], index: index) }
@@ -67,6 +68,15 @@ public struct ConformanceHTMLReport: Sendable {
         out += "</tbody>\n<tfoot><tr><th>all</th>"
         for name in VerdictCounts.verdictNames { out += "<td id=\"count-\(name)\">\(counts.count(name))</td>" }
         return out + "<td id=\"count-total\">\(reports.count)</td></tr></tfoot>\n</table>\n"
+    }
+
+    /// The failed tests, each a link to its section on this page, so a long run's few
+    /// failures are one click away; empty when nothing failed.
+    private var failedLinks: String {
+        let links = reports.enumerated().filter { $0.element.verdict.isFailure }.map { index, report in
+            "<a href=\"#test-\(index + 1)\">\(HTMLEscaping.escape(report.id))</a>"
+        }
+        return links.isEmpty ? "" : "<p class=\"failed\">Failed: \(links.joined(separator: ", "))</p>\n"
     }
 
     /// One test: a `<details>` (open when it failed, so a failure is seen without a

@@ -11,6 +11,7 @@ enum ConformanceHTMLStyle {
         table.summary th, table.summary td { border: 1px solid #bbb; padding: .25rem .7rem; text-align: right; }
         table.summary th:first-child { text-align: left; }
         table.summary thead th, table.summary tfoot th, table.summary tfoot td { background: #eee; font-weight: bold; }
+        p.failed { margin: -.8rem 0 1.5rem; line-height: 1.7; } p.failed a { color: #b00020; font-family: ui-monospace, monospace; }
         .v-pass { color: #17692c; } .v-fail { color: #b00020; }
         .v-inconclusive { color: #8a5a00; } .v-not_applicable { color: #555; }
         details.test { border: 1px solid #ccc; border-left: 6px solid #999; border-radius: 4px; margin: .4rem 0; padding: .3rem .8rem; }
