@@ -43,12 +43,12 @@ import Testing
         for test in ServerTestCatalog.all {
             let report = try #require(run.reports.first { $0.id == test.id })
             let section = try #require(Self.section(of: test.id, in: html), "\(test.id) has a section")
-            #expect(section.contains(HTMLEscaping.escape(test.title)))
-            #expect(section.contains("Core 5.4 \(HTMLEscaping.escape(test.specSection))"))
+            #expect(section.contains(MarkupEscaping.escape(test.title)))
+            #expect(section.contains("Core 5.4 \(MarkupEscaping.escape(test.specSection))"))
             #expect(section.contains("class=\"test verdict-\(report.verdict.name)\""))
             // (An empty needle is never "contained", so a pass without a note shows the dash.)
             let reason = report.verdict.reason
-            #expect(section.contains(reason.isEmpty ? "&#8212;" : HTMLEscaping.escape(reason)))
+            #expect(section.contains(reason.isEmpty ? "&#8212;" : MarkupEscaping.escape(reason)))
             #expect(Self.occurrences(of: "<li class=\"step", in: section) == report.exchange.count, "\(test.id): one arrow per PDU")
             for pdu in report.exchange { #expect(section.contains(pdu.hex), "\(test.id): raw hex") }
         }
@@ -79,11 +79,11 @@ import Testing
     }
 
     @Test func hostileTextIsEscaped() {
-        #expect(HTMLEscaping.escape("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;")
-        #expect(HTMLEscaping.escape("a & b \"q\" 'p'") == "a &amp; b &quot;q&quot; &#39;p&#39;")
-        #expect(HTMLEscaping.escape("&amp;") == "&amp;amp;", "escaped once more, never taken as already escaped")
-        #expect(HTMLEscaping.escape("\u{0}\u{7}\u{1B}[31m\u{7F}\u{85}") == "\\x00\\x07\\x1b[31m\\x7f\\x85")
-        #expect(HTMLEscaping.escape("tab\tline\nend é ✓ 😀") == "tab\tline\nend é ✓ 😀")
+        #expect(MarkupEscaping.escape("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;")
+        #expect(MarkupEscaping.escape("a & b \"q\" 'p'") == "a &amp; b &quot;q&quot; &#39;p&#39;")
+        #expect(MarkupEscaping.escape("&amp;") == "&amp;amp;", "escaped once more, never taken as already escaped")
+        #expect(MarkupEscaping.escape("\u{0}\u{7}\u{1B}[31m\u{7F}\u{85}") == "\\x00\\x07\\x1b[31m\\x7f\\x85")
+        #expect(MarkupEscaping.escape("tab\tline\nend é ✓ 😀") == "tab\tline\nend é ✓ 😀")
     }
 
     @Test func hostileTextFromTheIUTAndTheRunNeverBecomesMarkup() {
@@ -106,7 +106,7 @@ import Testing
     /// The text of the `<details>` section of test `id`.
     static func section(of id: String, in html: String) -> String? {
         for part in html.components(separatedBy: "<details ").dropFirst()
-        where part.contains("<code>\(HTMLEscaping.escape(id))</code>") {
+        where part.contains("<code>\(MarkupEscaping.escape(id))</code>") {
             return part.components(separatedBy: "</details>").first
         }
         return nil

@@ -5,7 +5,7 @@
 ///
 /// The page fetches nothing: its style is inline and it has no script and no external
 /// reference, so it opens the same from a CI artifact, a mail or a disk. Every text from
-/// the IUT or the run is escaped by ``HTMLEscaping``.
+/// the IUT or the run is escaped by ``MarkupEscaping``.
 public struct ConformanceHTMLReport: Sendable {
     public var reports: [ConformanceTestReport]
     /// The catalog entries the reports came from, for titles and spec sections.
@@ -21,7 +21,7 @@ public struct ConformanceHTMLReport: Sendable {
 
     /// The page.
     public var html: String {
-        let title = "attune conformance --against \(HTMLEscaping.escape(target))"
+        let title = "attune conformance --against \(MarkupEscaping.escape(target))"
         var out = """
             <!DOCTYPE html>
             <html lang="en">
@@ -55,7 +55,7 @@ public struct ConformanceHTMLReport: Sendable {
         for name in VerdictCounts.verdictNames { out += "<th class=\"v-\(name)\">\(Self.label(name))</th>" }
         out += "<th>total</th></tr></thead>\n<tbody>\n"
         for group in counts.groups {
-            let g = HTMLEscaping.escape(group)
+            let g = MarkupEscaping.escape(group)
             out += "<tr><th>\(g)</th>"
             var total = 0
             for name in VerdictCounts.verdictNames {
@@ -74,7 +74,7 @@ public struct ConformanceHTMLReport: Sendable {
     /// failures are one click away; empty when nothing failed.
     private var failedLinks: String {
         let links = reports.enumerated().filter { $0.element.verdict.isFailure }.map { index, report in
-            "<a href=\"#test-\(index + 1)\">\(HTMLEscaping.escape(report.id))</a>"
+            "<a href=\"#test-\(index + 1)\">\(MarkupEscaping.escape(report.id))</a>"
         }
         return links.isEmpty ? "" : "<p class=\"failed\">Failed: \(links.joined(separator: ", "))</p>\n"
     }
@@ -85,14 +85,14 @@ public struct ConformanceHTMLReport: Sendable {
         let verdict = report.verdict.name
         var out = "<details class=\"test verdict-\(verdict)\" id=\"test-\(index + 1)\"\(report.verdict.isFailure ? " open" : "")>\n"
         out += "<summary><span class=\"badge v-\(verdict)\">\(Self.label(verdict).uppercased())</span> "
-            + "<code>\(HTMLEscaping.escape(report.id))</code> \(HTMLEscaping.escape(test?.title ?? ""))</summary>\n<dl>\n"
+            + "<code>\(MarkupEscaping.escape(report.id))</code> \(MarkupEscaping.escape(test?.title ?? ""))</summary>\n<dl>\n"
         out += "<dt>Verdict</dt><dd class=\"v-\(verdict)\">\(Self.label(verdict))</dd>\n"
         let reason = report.verdict.reason
         out += "<dt>\(verdict == "pass" ? "Note" : "Reason")</dt><dd class=\"reason\">"
-            + "\(reason.isEmpty ? "&#8212;" : HTMLEscaping.escape(reason))</dd>\n"
+            + "\(reason.isEmpty ? "&#8212;" : MarkupEscaping.escape(reason))</dd>\n"
         if let test {
-            out += "<dt>Judged by</dt><dd class=\"spec\">Core 5.4 \(HTMLEscaping.escape(test.specSection))</dd>\n"
-            out += "<dt>Precondition</dt><dd>\(HTMLEscaping.escape(test.precondition))</dd>\n"
+            out += "<dt>Judged by</dt><dd class=\"spec\">Core 5.4 \(MarkupEscaping.escape(test.specSection))</dd>\n"
+            out += "<dt>Precondition</dt><dd>\(MarkupEscaping.escape(test.precondition))</dd>\n"
         }
         out += "</dl>\n"
         var ladder = LadderDiagram(exchange: report.exchange, failingStep: LadderDiagram.failingStep(of: report))

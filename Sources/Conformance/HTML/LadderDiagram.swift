@@ -27,7 +27,7 @@ struct LadderDiagram {
             out += "<span class=\"dir\">\(index + 1). \(arrow)</span>"
             out += "<div class=\"arrow\"></div>"
             out += "<div class=\"pdu\">\(Self.decoded(pdu.bytes))</div>"
-            out += "<code class=\"hex\">\(HTMLEscaping.escape(pdu.hex.isEmpty ? "(empty)" : pdu.hex))</code>"
+            out += "<code class=\"hex\">\(MarkupEscaping.escape(pdu.hex.isEmpty ? "(empty)" : pdu.hex))</code>"
             if failing { out += "<strong class=\"mark\">&#10007; failing step</strong>" }
             out += "</li>\n"
         }
@@ -45,10 +45,10 @@ struct LadderDiagram {
             let name = pdu.opcode.name
             let text = pdu.description
             let params = text.hasPrefix(name) ? String(text.dropFirst(name.count)) : " " + text
-            return "<b>\(HTMLEscaping.escape(name))</b>\(HTMLEscaping.escape(params))"
+            return "<b>\(MarkupEscaping.escape(name))</b>\(MarkupEscaping.escape(params))"
         case .failure(let error):
             let name = bytes.first.map { ATTOpcode($0).name } ?? "empty PDU"
-            return "<b>\(HTMLEscaping.escape(name))</b> <em class=\"undecodable\">undecodable: \(HTMLEscaping.escape("\(error)"))</em>"
+            return "<b>\(MarkupEscaping.escape(name))</b> <em class=\"undecodable\">undecodable: \(MarkupEscaping.escape("\(error)"))</em>"
         }
     }
 }
