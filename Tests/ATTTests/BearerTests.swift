@@ -23,6 +23,15 @@ import HexTestSupport
         #expect(bearer.mtu == 100)
     }
 
+    @Test mutating func aSecondExchangeMTUIsAnsweredButLeavesTheMTU() throws {
+        _ = feed("024000")
+        try bearer.sendResponse(ExchangeMTUResponse(serverRxMTU: 512), into: &out)
+        #expect(bearer.mtu == 64)
+        guard case .request(.exchangeMTURequest) = feed("020502") else { Issue.record("no second request"); return }
+        try bearer.sendResponse(ExchangeMTUResponse(serverRxMTU: 512), into: &out)
+        #expect(bearer.mtu == 64, "ATT_MTU is set once per link (Vol 3 Part F §3.4.2.1–§3.4.2.2)")
+    }
+
     @Test mutating func mtuNeverBelow23() throws {
         _ = feed("021000")
         try bearer.sendResponse(ExchangeMTUResponse(serverRxMTU: 512), into: &out)

@@ -333,6 +333,17 @@ final class HandleRecorder: @unchecked Sendable {
         h.server.completeWrite(w2.id, error: ATTErrorCode(0x80), at: h.now, into: &h.out)
         #expect(h.drain() == ["0112" + le(v) + "80"])
     }
+
+    /// The application sees parts only, so the engine keeps a long write within the
+    /// 512-octet attribute maximum (Vol 3 Part F §3.2.9) before handing it over.
+    @Test func aDynamicLongWritePast512OctetsIsRefusedBeforeTheApplication() {
+        var h = ServerHarness(testDatabase())
+        let v = h.handle(of: 0x2A3B)
+        #expect(h.send("16" + le(v) + "0002" + "01") == ["17" + le(v) + "0002" + "01"])
+        let before = h.events.count
+        #expect(h.send("1801") == ["0118" + le(v) + "0d"])
+        #expect(h.events.count == before, "no write reaches the application")
+    }
 }
 
 @Suite struct SignedWriteTests {

@@ -42,6 +42,10 @@ public struct ATTBearer: Sendable {
     private var indicationDeadline: MonotonicTime?
     /// Client Rx MTU of the peer's pending Exchange MTU Request.
     private var peerClientRxMTU: UInt16?
+    /// Whether the peer's Exchange MTU already set ATT_MTU. A client sends it once per
+    /// link (Vol 3 Part F §3.4.2.1); a second one is answered but changes nothing, so the
+    /// ATT_MTU both sides use cannot drift apart mid-link (§3.4.2.2).
+    private var peerExchangedMTU = false
 
     /// - Parameters:
     ///   - rxMTU: our receive MTU (at least 23; larger values need L2CAP support).
@@ -211,8 +215,9 @@ public struct ATTBearer: Sendable {
     @usableFromInline
     mutating func didRespond(_ opcode: ATTOpcode, _ mtuResponse: ExchangeMTUResponse?) {
         pendingPeerRequest = nil
-        if let mtuResponse, let client = peerClientRxMTU {
+        if let mtuResponse, let client = peerClientRxMTU, !peerExchangedMTU {
             mtu = Self.negotiated(client: client, server: mtuResponse.serverRxMTU)
+            peerExchangedMTU = true
         }
         peerClientRxMTU = nil
     }

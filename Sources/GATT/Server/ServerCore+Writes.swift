@@ -132,6 +132,11 @@ extension ServerCore {
             guard let i = database.index(of: h) else { return fail(.invalidHandle, h, connection, &client, &out) }
             if database.attributes[i].kind == .dynamic {
                 for e in entries where e.handle == h {
+                    // The application sees parts, never the whole value, so the attribute's
+                    // maximum length (at most 512 octets, Vol 3 Part F §3.2.9) is checked here.
+                    guard Int(e.offset) + e.value.count <= database.attributes[i].maximumLength else {
+                        return fail(.invalidAttributeValueLength, h, connection, &client, &out)
+                    }
                     application.append(ApplicationWrite(handle: h, offset: Int(e.offset), value: e.value))
                 }
                 continue
