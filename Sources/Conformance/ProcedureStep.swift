@@ -8,6 +8,9 @@ enum ProcedureStep: Sendable {
     case command([UInt8])
     /// Wait (the configured push timeout) for a notification (or an indication, when `indication`) of `handle`.
     case awaitPush(AttributeHandle, indication: Bool)
+    /// Keep waiting for the IUT's next PDU, under a fresh transaction timeout: a test
+    /// that sent more than one request waits for the answers still owed.
+    case awaitResponse
     /// The test is over.
     case finish(ConformanceTestVerdict)
 }

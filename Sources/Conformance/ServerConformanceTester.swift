@@ -210,6 +210,11 @@ public struct ServerConformanceTester: Sendable {
             case .command(let bytes):
                 t.sent(bytes)
                 out.append(.send(bytes))
+            case .awaitResponse:
+                let deadline = now + configuration.transactionTimeout
+                state = .testing(index: index, t, .response(deadline: deadline))
+                out.append(.wake(at: deadline))
+                return
             case .awaitPush(let handle, let indication):
                 let deadline = now + configuration.pushTimeout
                 state = .testing(index: index, t, .push(handle, indication: indication, deadline: deadline))

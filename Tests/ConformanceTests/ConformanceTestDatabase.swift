@@ -5,7 +5,8 @@ import GATT
 /// ATT_MTU of 64: readable and unreadable values, writable and read-only ones, a value
 /// and a descriptor longer than one response, Write Without Response, Reliable Write and
 /// Writable Auxiliaries, a read-only and a write-only descriptor,
-/// notify and indicate with CCCDs, and a primary service that includes a secondary one.
+/// notify and indicate with CCCDs, a primary service that includes a secondary one, and an
+/// empty value.
 enum ConformanceTestDatabase {
     static let longValue: [UInt8] = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
 
@@ -38,6 +39,10 @@ enum ConformanceTestDatabase {
                                                          properties: [.read], value: [0x5E]),
                               ]),
             ServiceDefinition(BluetoothUUID("A77E0005-5A1D-4E6B-9C3F-7B2E0D6C4A10")!, includes: ["secondary"]),
+            // An empty value, for the Read Blob robustness probe.
+            ServiceDefinition(BluetoothUUID(0xFFD0), characteristics: [
+                CharacteristicDefinition(BluetoothUUID(0xFFD1), properties: [.read], value: []),
+            ]),
         ])
     }
 }

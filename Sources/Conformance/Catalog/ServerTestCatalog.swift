@@ -2,9 +2,10 @@
 /// (GAC+GAD discovery, GAR reads, GAW writes, GAN/GAI pushes, UNS unknown opcodes).
 public enum ServerTestCatalog {
     /// Every server test, in run order: reads before writes, so a write that goes wrong
-    /// cannot spoil a read test; the unknown opcodes last.
+    /// cannot spoil a read test; the unknown opcodes, then the robustness probes last
+    /// (they send what no client should, so they cannot spoil a test of the suite).
     public static var all: [ServerTestCase] {
-        [exchangeMTU] + discoveryTests + readTests + writeTests + pushTests + unsupportedTests
+        [exchangeMTU] + discoveryTests + readTests + writeTests + pushTests + unsupportedTests + robustnessProbes
     }
 
     /// The tests named, in catalog order; nil when an id is not in the catalog.
