@@ -15,4 +15,13 @@ public enum ServerFault: Hashable, Sendable, CaseIterable {
     /// A command with an opcode the server does not know is answered with Request Not
     /// Supported instead of being ignored (§3.3).
     case answersUnknownCommands
+    /// A long write past 512 octets is taken: Invalid Attribute Value Length at Execute
+    /// Write becomes an Execute Write Response (§3.2.9, §3.4.6.3).
+    case acceptsOverlongValues
+    /// A full prepare queue is refused with Insufficient Resources, not Prepare Queue
+    /// Full (§3.4.6.1).
+    case prepareQueueFullMisnamed
+    /// A PDU too short for its opcode is refused with Invalid Handle, not Invalid PDU
+    /// (§3.4.1.1).
+    case invalidPDUMisnamed
 }

@@ -10,6 +10,14 @@ public struct ServerUnderTest: Sendable {
     public let fault: ServerFault?
     let connection: ConnectionID = 1
 
+    /// The Error Responses a fault rewrites: by error code, to a whole PDU of one opcode
+    /// (nil: the same Error Response with another code).
+    static let rewrittenError: [ServerFault: (ATTErrorCode, UInt8?)] = [
+        .acceptsOverlongValues: (.invalidAttributeValueLength, ATTOpcode.executeWriteResponse.rawValue),
+        .prepareQueueFullMisnamed: (.prepareQueueFull, nil),
+        .invalidPDUMisnamed: (.invalidPDU, nil),
+    ]
+
     public init(database: AttributeDatabase, fault: ServerFault? = nil) {
         server = GATTServer(database: database)
         self.fault = fault
@@ -44,6 +52,14 @@ public struct ServerUnderTest: Sendable {
                 _ = try? server.notify([0x01], characteristic: handle, into: &pushed)
             }
             answers += pushed.pdus.map { Array(pushed.bytes(of: $0)) }
+        }
+        if let fault, let (code, becomes) = Self.rewrittenError[fault] {
+            for i in answers.indices where answers[i].count == 5 && answers[i][0] == ATTOpcode.errorResponse.rawValue
+                && answers[i][4] == code.rawValue {
+                answers[i] = becomes.map { [$0] } ?? [answers[i][0], answers[i][1], answers[i][2], answers[i][3],
+                                                      ATTErrorCode.insufficientResources.rawValue]
+                if fault == .invalidPDUMisnamed { answers[i][4] = ATTErrorCode.invalidHandle.rawValue }
+            }
         }
         if fault == .errorNamesWrongHandle || fault == .notFoundNamesWrongHandle {
             let named: Set<ATTErrorCode> = fault == .notFoundNamesWrongHandle ? [.attributeNotFound]

@@ -29,6 +29,10 @@ import Testing
             "GATT/SR/GAR/BI-07-C",
         ],
         .answersUnknownCommands: ["GATT/SR/UNS/BI-02-C"],
+        // The robustness probes' own rules.
+        .acceptsOverlongValues: ["ATTUNE/SR/ROB/WR-02"],
+        .prepareQueueFullMisnamed: ["ATTUNE/SR/ROB/PQ-01"],
+        .invalidPDUMisnamed: ["ATTUNE/SR/ROB/PDU-01"],
     ]
 
     /// Verdicts a fault changes without a failure: a test whose precondition needs what
