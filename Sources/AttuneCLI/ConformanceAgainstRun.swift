@@ -13,9 +13,14 @@ import Foundation
 enum ConformanceAgainstRun {
     /// What reaches the driving loop: a PDU, the end of the link, or a due wake-up.
     enum Input: Sendable {
-        case pdu([UInt8])
-        case closed(String)
+        /// A PDU of the link with this number (each new link gets the next).
+        case pdu([UInt8], link: Int)
+        case closed(String, link: Int)
+        /// The new link asked for, or nil when none could be opened.
+        case reopened(RawATTChannel?, link: Int)
         case tick
+        /// A signal: stop with the reports so far.
+        case interrupted
     }
 
     static func run(_ arguments: Arguments, against target: String) async throws -> Int32 {
@@ -58,11 +63,14 @@ enum ConformanceAgainstRun {
             throw CLIError.failure("cannot connect to \(address): \(error)\(hint)")
         }
         Output.status("connected; running \(tests.count) server tests")
-        let reports = await drive(link, tests: tests) { report in
+        let reports = await drive(link, tests: tests, reopen: {
+            try? await RawATTChannel.open(on: transport, to: address, type: type)
+        }) { report in
             Output.data(json ? ConformanceReportText.json(report) : ConformanceReportText.line(report))
         }
         link.close()
-        try await demo?.stop()
+        // The reports first: after a signal they hold the tests run so far, and stopping
+        // the demo may fail on a cancelled task.
         if let junit {
             let xml = ConformanceReportText.junit(reports, against: target)
             guard FileManager.default.createFile(atPath: junit, contents: Data(xml.utf8)) else {
@@ -76,6 +84,7 @@ enum ConformanceAgainstRun {
             }
         }
         Output.data(ConformanceReportText.summary(reports))
+        try? await demo?.stop()
         return reports.contains { $0.verdict.isFailure } ? 1 : 0
     }
 
@@ -85,25 +94,37 @@ enum ConformanceAgainstRun {
         return 0
     }
 
-    /// Runs the tester on `link` until every test has a report.
-    static func drive(_ link: RawATTChannel, tests: [ServerTestCase],
+    /// Runs the tester on `first` until every test has a report, or a signal stops the
+    /// run (then the reports so far). When the tester asks for a new link (the IUT
+    /// disconnected, or a transaction timed out), the link is closed and `reopen` makes
+    /// another; inputs are tagged with their link, so a late PDU of an old one is dropped.
+    static func drive(_ first: RawATTChannel, tests: [ServerTestCase],
+                      reopen: @escaping @Sendable () async -> RawATTChannel?,
                       report: (ConformanceTestReport) -> Void) async -> [ConformanceTestReport] {
         let clock = MonotonicClock()
         let (inputs, feed) = AsyncStream<Input>.makeStream()
-        let reader = Task {
-            while true {
-                let batch = await link.receive()
-                for event in batch {
-                    switch event {
-                    case .pdu(let pdu): feed.yield(.pdu(pdu))
-                    case .closed(let reason):
-                        feed.yield(.closed("\(reason)"))
-                        return
+        // SIGINT or SIGTERM (main.swift runs the Shutdown steps before cancelling): stop
+        // at once, with the reports so far, and no new link.
+        Shutdown.register { feed.yield(.interrupted) }
+        func listen(_ link: RawATTChannel, _ generation: Int) -> Task<Void, Never> {
+            Task {
+                while true {
+                    let batch = await link.receive()
+                    for event in batch {
+                        switch event {
+                        case .pdu(let pdu): feed.yield(.pdu(pdu, link: generation))
+                        case .closed(let reason):
+                            feed.yield(.closed("\(reason)", link: generation))
+                            return
+                        }
                     }
+                    if batch.isEmpty { return }
                 }
-                if batch.isEmpty { return }
             }
         }
+        var link = first
+        var generation = 0
+        var reader = listen(link, generation)
         var timer: Task<Void, Never>?
         var tester = ServerConformanceTester(tests: tests)
         func perform(_ actions: [TesterAction]) {
@@ -118,22 +139,39 @@ enum ConformanceAgainstRun {
                         if !Task.isCancelled { feed.yield(.tick) }
                     }
                 case .report(let r): report(r)
+                case .restartLink(let reason):
+                    Output.status("a new link to the IUT: \(reason)")
+                    timer?.cancel()
+                    reader.cancel()
+                    link.close()
+                    generation += 1
+                    let g = generation
+                    Task { feed.yield(.reopened(await reopen(), link: g)) }
                 case .finished: break
                 }
             }
         }
         perform(tester.start(at: clock.now))
-        for await input in inputs {
+        loop: for await input in inputs {
             if tester.isFinished { break }
             switch input {
-            case .pdu(let pdu): perform(tester.receive(pdu, at: clock.now))
+            case .pdu(let pdu, let g) where g == generation: perform(tester.receive(pdu, at: clock.now))
+            case .closed(let reason, let g) where g == generation: perform(tester.linkLost(at: clock.now, reason: reason))
+            case .reopened(let new?, let g) where g == generation:
+                link = new
+                reader = listen(new, g)
+                perform(tester.linkRestored(at: clock.now))
+            case .reopened(nil, let g) where g == generation:
+                perform(tester.linkClosed(at: clock.now, reason: "the IUT could not be reconnected"))
             case .tick: perform(tester.tick(at: clock.now))
-            case .closed(let reason): perform(tester.linkClosed(at: clock.now, reason: reason))
+            case .interrupted: break loop
+            case .pdu, .closed, .reopened: break
             }
             if tester.isFinished { break }
         }
         timer?.cancel()
         reader.cancel()
+        link.close()
         feed.finish()
         return tester.reports
     }

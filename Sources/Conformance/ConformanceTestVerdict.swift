@@ -29,4 +29,15 @@ public enum ConformanceTestVerdict: Hashable, Sendable {
 
     /// True for ``fail(_:)``.
     public var isFailure: Bool { if case .fail = self { true } else { false } }
+
+    /// The verdict with `note` added to its reason (nothing when `note` is empty).
+    func noting(_ note: String) -> ConformanceTestVerdict {
+        guard !note.isEmpty else { return self }
+        switch self {
+        case .pass(let n): return .pass(note: (n ?? "").isEmpty ? String(note.dropFirst()) : n! + note)
+        case .fail(let r): return .fail(r + note)
+        case .inconclusive(let r): return .inconclusive(r + note)
+        case .notApplicable(let r): return .notApplicable(r + note)
+        }
+    }
 }

@@ -25,6 +25,10 @@ public struct ServerConformanceTester: Sendable {
         public var transactionTimeout: Duration = .seconds(30)
         /// How long a test waits for a notification or indication the IUT sends on its own.
         public var pushTimeout: Duration = .seconds(10)
+        /// How many times the run asks for a new link (after a lost link or a transaction
+        /// timeout) before it gives up and ends every remaining test inconclusive. Bounds a
+        /// run against an IUT that never answers to a few transaction timeouts.
+        public var maximumLinkRestarts = 3
         public init() {}
     }
 
@@ -40,6 +44,12 @@ public struct ServerConformanceTester: Sendable {
         case discovering(DiscoveryWalk, remaining: [DiscoveryWalk], Transcript, deadline: MonotonicTime)
         /// Running the test at `index` of ``tests``.
         case testing(index: Int, Transcript, Awaiting)
+        /// The link is gone (lost, or dropped after a transaction timeout); the run goes on
+        /// at test `next` once the driver reports a new one.
+        case awaitingLink(next: Int)
+        /// On a new link, the tester's Exchange MTU before test `next`: each link allows one
+        /// (Vol 3 Part F §3.4.2.1), and the tests judge by the ATT_MTU it sets.
+        case reexchangingMTU(next: Int, Transcript, deadline: MonotonicTime)
         case finished
     }
 
@@ -51,6 +61,8 @@ public struct ServerConformanceTester: Sendable {
     /// The reports of the tests that ended so far.
     public private(set) var reports: [ConformanceTestReport] = []
     private(set) var state: State = .idle
+    /// How many new links the run has asked for.
+    private(set) var linkRestarts = 0
 
     public init(tests: [ServerTestCase], configuration: Configuration = Configuration()) {
         self.tests = tests
@@ -76,31 +88,48 @@ public struct ServerConformanceTester: Sendable {
         // An indication is confirmed whatever runs, or the IUT could send nothing more
         // (Vol 3 Part F §3.4.7.2); a test waiting for it also records both.
         if opcode == .handleValueIndication { out.append(.send([ATTOpcode.handleValueConfirmation.rawValue])) }
+        let isPush = opcode == .handleValueIndication || opcode == .handleValueNotification
+            || opcode == .multipleHandleValueNotification
         switch state {
-        case .idle, .finished:
+        case .idle, .finished, .awaitingLink:
             break
-        case .discovering(let walk, let remaining, var t, _):
-            if opcode == .handleValueIndication || opcode == .handleValueNotification || opcode == .multipleHandleValueNotification {
+        case .reexchangingMTU(let next, var t, _):
+            if isPush { break }
+            t.received(pdu)
+            if case .exchangeMTUResponse(let r)? = PDUCoding.decoded(pdu) {
+                profile.mtu = ATTBearer.negotiated(client: configuration.clientRxMTU, server: r.serverRxMTU)
+            } else {
+                // Declined or garbled: the new link keeps the default ATT_MTU.
+                profile.mtu = ATTBearer.defaultMTU
+            }
+            runTest(next, Transcript(), now, &out)
+        case .discovering(let walk, let remaining, var t, let deadline):
+            if isPush {
+                // Not recorded: an IUT flooding pushes cannot grow the transcript.
+                t.ignoredPush()
+                state = .discovering(walk, remaining: remaining, t, deadline: deadline)
                 break
             }
             t.received(pdu)
             continueDiscovery(walk, remaining: remaining, t, now, &out)
-        case .testing(let index, var t, .push(let handle, let indication, _)):
+        case .testing(let index, var t, .push(let handle, let indication, let pushDeadline)):
             let expected: ATTOpcode = indication ? .handleValueIndication : .handleValueNotification
             if opcode == expected, pdu.count >= 3, UInt16(pdu[1]) | UInt16(pdu[2]) << 8 == handle.rawValue {
                 t.received(pdu)
                 if indication { t.sent([ATTOpcode.handleValueConfirmation.rawValue]) }
                 runTest(index, t, now, &out)
-            } else if opcode == .handleValueIndication || opcode == .handleValueNotification
-                        || opcode == .multipleHandleValueNotification {
-                break
+            } else if isPush {
+                t.ignoredPush()
+                state = .testing(index: index, t, .push(handle, indication: indication, deadline: pushDeadline))
             } else {
                 t.received(pdu)
                 finishTest(index, .fail("the IUT sent \(PDUCoding.name(pdu)) with no request outstanding (Vol 3 Part F §3.3.2)"),
                            t, now, &out)
             }
-        case .testing(let index, var t, .response):
-            if opcode == .handleValueIndication || opcode == .handleValueNotification || opcode == .multipleHandleValueNotification {
+        case .testing(let index, var t, .response(let deadline)):
+            if isPush {
+                t.ignoredPush()
+                state = .testing(index: index, t, .response(deadline: deadline))
                 break
             }
             t.received(pdu)
@@ -113,8 +142,12 @@ public struct ServerConformanceTester: Sendable {
     public mutating func tick(at now: MonotonicTime) -> [TesterAction] {
         var out: [TesterAction] = []
         switch state {
-        case .idle, .finished:
+        case .idle, .finished, .awaitingLink:
             break
+        case .reexchangingMTU(let next, _, let deadline):
+            guard deadline <= now else { break }
+            restartLink(next: next, reason: "the IUT did not answer the tester's Exchange MTU on a new link within "
+                            + "\(configuration.transactionTimeout)", now, &out)
         case .discovering(let walk, _, let t, let deadline):
             guard deadline <= now else { break }
             let request = t.exchange.last.map { PDUCoding.name($0.bytes) } ?? "a request"
@@ -129,8 +162,9 @@ public struct ServerConformanceTester: Sendable {
                 "the IUT did not answer \(request) within \(configuration.transactionTimeout): every request has a response "
                     + "(Vol 3 Part F §3.3.2), and the transaction timed out (§3.3.3)"), exchange: t.exchange))
             out.append(.report(reports[reports.count - 1]))
-            abandon(from: index + 1, reason: "an earlier test's transaction timed out, and no request may follow on this bearer "
-                        + "(Vol 3 Part F §3.3.3); run it alone with --only", timedOutMTU: false, now, &out)
+            // No request may follow a timeout on this bearer (§3.3.3): the run goes on over a new link.
+            restartLink(next: index + 1, reason: "an earlier test's transaction timed out, and no request may follow on that "
+                            + "bearer (Vol 3 Part F §3.3.3)", now, &out)
         case .testing(let index, var t, .push(_, _, let deadline)):
             guard deadline <= now else { break }
             t.append(.pushWaitExpired)
@@ -147,11 +181,68 @@ public struct ServerConformanceTester: Sendable {
             abandon(from: 0, reason: "the link closed during discovery: \(reason)", timedOutMTU: false, now, &out)
         case .testing(let index, _, _):
             abandon(from: index, reason: "the link closed: \(reason)", timedOutMTU: false, now, &out)
+        case .awaitingLink(let next), .reexchangingMTU(let next, _, _):
+            abandon(from: next, reason: "the link closed and no new one could be opened: \(reason)", timedOutMTU: false, now, &out)
         case .finished:
             break
         }
         return out
     }
+
+    /// The link was lost mid-run (the IUT disconnected). The test running ends
+    /// inconclusive, and the tester asks for a new link (``TesterAction/restartLink(reason:)``)
+    /// to go on with the next one; a loss during discovery ends the run, since no test can
+    /// pick its handles without it.
+    public mutating func linkLost(at now: MonotonicTime, reason: String) -> [TesterAction] {
+        var out: [TesterAction] = []
+        switch state {
+        case .idle, .discovering:
+            abandon(from: 0, reason: "the link was lost during discovery: \(reason)", timedOutMTU: false, now, &out)
+        case .testing(let index, let t, _):
+            reports.append(ConformanceTestReport(id: tests[index].id, verdict: .inconclusive(
+                "the link was lost during the test: \(reason)\(t.droppedNote)"), exchange: t.exchange))
+            out.append(.report(reports[reports.count - 1]))
+            restartLink(next: index + 1, reason: "the link was lost: \(reason)", now, &out)
+        case .reexchangingMTU(let next, _, _):
+            restartLink(next: next, reason: "the link was lost again: \(reason)", now, &out)
+        case .awaitingLink, .finished:
+            break
+        }
+        return out
+    }
+
+    /// A new link is up after ``TesterAction/restartLink(reason:)``: the tester exchanges
+    /// MTU on it, then runs the next test.
+    public mutating func linkRestored(at now: MonotonicTime) -> [TesterAction] {
+        guard case .awaitingLink(let next) = state else { return [] }
+        var out: [TesterAction] = []
+        let request = PDUCoding.bytes(.exchangeMTURequest(ExchangeMTURequest(clientRxMTU: configuration.clientRxMTU)))
+        var t = Transcript()
+        t.sent(request)
+        let deadline = now + configuration.transactionTimeout
+        state = .reexchangingMTU(next: next, t, deadline: deadline)
+        out.append(.send(request))
+        out.append(.wake(at: deadline))
+        return out
+    }
+
+    /// Asks the driver for a new link to go on at test `next`, or, past
+    /// ``Configuration/maximumLinkRestarts``, ends every remaining test inconclusive.
+    private mutating func restartLink(next: Int, reason: String, _ now: MonotonicTime, _ out: inout [TesterAction]) {
+        guard next < tests.count else {
+            state = .finished
+            out.append(.finished)
+            return
+        }
+        guard linkRestarts < configuration.maximumLinkRestarts else {
+            abandon(from: next, reason: "\(reason); the run gave up after \(linkRestarts) new links", timedOutMTU: false, now, &out)
+            return
+        }
+        linkRestarts += 1
+        state = .awaitingLink(next: next)
+        out.append(.restartLink(reason: reason))
+    }
+
 
     // MARK: - Discovery
 
@@ -229,7 +320,7 @@ public struct ServerConformanceTester: Sendable {
 
     private mutating func finishTest(_ index: Int, _ verdict: ConformanceTestVerdict, _ t: Transcript,
                                      _ now: MonotonicTime, _ out: inout [TesterAction]) {
-        reports.append(ConformanceTestReport(id: tests[index].id, verdict: verdict, exchange: t.exchange))
+        reports.append(ConformanceTestReport(id: tests[index].id, verdict: verdict.noting(t.droppedNote), exchange: t.exchange))
         out.append(.report(reports[reports.count - 1]))
         runTest(index + 1, Transcript(), now, &out)
     }

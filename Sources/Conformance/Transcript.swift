@@ -11,6 +11,15 @@ struct Transcript: Sendable {
     }
 
     private(set) var entries: [Entry] = []
+    /// Notifications and indications the procedure ignored: counted, never kept, so an
+    /// IUT that floods them cannot grow a transcript.
+    private(set) var ignoredPushes = 0
+
+    mutating func ignoredPush() { ignoredPushes += 1 }
+    /// What a reason says of the ignored pushes; empty when there were none.
+    var droppedNote: String {
+        ignoredPushes == 0 ? "" : " (\(ignoredPushes) notifications or indications the test did not wait for were ignored, not recorded)"
+    }
 
     mutating func append(_ entry: Entry) { entries.append(entry) }
     mutating func sent(_ bytes: [UInt8]) { entries.append(.pdu(ExchangedPDU(.testerToIUT, bytes))) }

@@ -12,13 +12,23 @@ struct LoopbackRun {
     /// The time the run took on the injected clock.
     var elapsed: Duration
 
+    /// How many new links the tester asked for.
+    var restarts = 0
+
     /// Runs `tests` against `iut`; `drops` loses the PDUs to the IUT it returns true for,
-    /// and `rewrite` turns the IUT's answers to a request into others.
+    /// `rewrite` turns the IUT's answers to a request into others, and `disconnects` makes
+    /// the IUT drop the link instead of answering the PDU it returns true for. A new link
+    /// (after a restart the tester asks for) is a fresh connection to `iut` as it started.
     init(_ iut: ServerUnderTest, tests: [ServerTestCase] = ServerTestCatalog.all,
+         configuration: ServerConformanceTester.Configuration = .init(),
          drops: @escaping ([UInt8]) -> Bool = { _ in false },
+         disconnects: @escaping ([UInt8]) -> Bool = { _ in false },
          rewrite: @escaping (_ request: [UInt8], _ answers: [[UInt8]]) -> [[UInt8]] = { $1 }) {
+        let fresh = iut
         var iut = iut
-        var tester = ServerConformanceTester(tests: tests)
+        var tester = ServerConformanceTester(tests: tests, configuration: configuration)
+        var restartPending = false
+        var restarts = 0
         var now = MonotonicTime.zero
         var wake: MonotonicTime?
         var toIUT: [[UInt8]] = []
@@ -27,6 +37,7 @@ struct LoopbackRun {
                 switch action {
                 case .send(let bytes): toIUT.append(bytes)
                 case .wake(let at): wake = at
+                case .restartLink: restartPending = true
                 case .report, .finished: break
                 }
             }
@@ -36,9 +47,22 @@ struct LoopbackRun {
         var steps = 0
         while !tester.isFinished, steps < 1_000_000 {
             steps += 1
-            if !toIUT.isEmpty {
+            if restartPending {
+                restartPending = false
+                restarts += 1
+                toIUT.removeAll()
+                wake = nil
+                iut = fresh
+                take(tester.linkRestored(at: now))
+            } else if !toIUT.isEmpty {
                 let pdu = toIUT.removeFirst()
                 if drops(pdu) { continue }
+                if disconnects(pdu) {
+                    toIUT.removeAll()
+                    wake = nil
+                    take(tester.linkLost(at: now, reason: "the IUT disconnected"))
+                    continue
+                }
                 for answer in rewrite(pdu, iut.receive(pdu, at: now)) { take(tester.receive(answer, at: now)) }
             } else if let due = wake {
                 wake = nil
@@ -49,6 +73,7 @@ struct LoopbackRun {
             }
         }
         reports = tester.reports
+        self.restarts = restarts
         elapsed = now.duration(since: .zero)
     }
 
