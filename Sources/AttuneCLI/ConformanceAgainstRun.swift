@@ -51,6 +51,7 @@ enum ConformanceAgainstRun {
         } else {
             demo = try await DemoSession.start()
             Output.status("memory transport: demo peripheral \"\(DemoPeripheral.localName)\" at \(DemoSession.demoAddress)")
+            try ConformanceDemoFault.fromEnvironment()?.install(on: demo!.radio)
             transport = .memory(demo!.radio)
         }
         Output.status("connecting to \(address)…")
@@ -66,7 +67,8 @@ enum ConformanceAgainstRun {
         let reports = await drive(link, tests: tests, reopen: {
             try? await RawATTChannel.open(on: transport, to: address, type: type)
         }) { report in
-            Output.data(json ? ConformanceReportText.json(report) : ConformanceReportText.line(report))
+            // Each line as its test ends, even into a file: an interrupted run loses none.
+            Output.live(json ? ConformanceReportText.json(report) : ConformanceReportText.line(report))
         }
         link.close()
         // The reports first: after a signal they hold the tests run so far, and stopping

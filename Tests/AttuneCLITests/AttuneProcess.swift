@@ -60,18 +60,21 @@ struct AttuneProcess {
     /// written that many lines to stdout, counted at every poll: a command that runs until
     /// interrupted ends on its own progress, never on a time. Its stdout still goes to a
     /// file, so counting never slows it down; with `discardStdout` the file is not kept.
+    /// `environment` adds variables for this command only (the tests run in parallel, so
+    /// none is set in the test process).
     static func run(_ arguments: [String], timeout: Double = 120, discardStdout: Bool = false,
                     store: String? = nil, stdoutStalledUntil: (@Sendable () -> Bool)? = nil,
-                    interruptAfterLines: Int? = nil) async throws -> AttuneProcess {
+                    interruptAfterLines: Int? = nil, environment: [String: String] = [:]) async throws -> AttuneProcess {
         try await offPool {
             try runBlocking(arguments, timeout: timeout, discardStdout: discardStdout, store: store,
-                            stdoutStalledUntil: stdoutStalledUntil, interruptAfterLines: interruptAfterLines)
+                            stdoutStalledUntil: stdoutStalledUntil, interruptAfterLines: interruptAfterLines,
+                            environment: environment)
         }
     }
 
     static func runBlocking(_ arguments: [String], timeout: Double, discardStdout: Bool = false,
                             store: String? = nil, stdoutStalledUntil: (@Sendable () -> Bool)? = nil,
-                            interruptAfterLines: Int? = nil) throws -> AttuneProcess {
+                            interruptAfterLines: Int? = nil, environment: [String: String] = [:]) throws -> AttuneProcess {
         // Files, not pipes: nothing can block on a full pipe while we wait.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attune-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -104,7 +107,8 @@ struct AttuneProcess {
         // it): through sh, since glibc's addchdir is not visible to Swift.
         func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let storeDirectory = store ?? directory.appendingPathComponent("store").path
-        let line = "cd \(quoted(packageRoot.path)) && ATTUNE_STORE=\(quoted(storeDirectory)) exec "
+        let extra = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value)) " }.joined()
+        let line = "cd \(quoted(packageRoot.path)) && \(extra)ATTUNE_STORE=\(quoted(storeDirectory)) exec "
             + ([executable.path] + arguments).map(quoted).joined(separator: " ")
         let argv = ["/bin/sh", "-c", line]
         var cArguments = argv.map { strdup($0) } + [nil]
