@@ -23,6 +23,7 @@ benchmarks += CaptureBenchmarks.all
 benchmarks += HCIHostBenchmarks.all
 benchmarks += ReplayBenchmarks.all
 benchmarks += ConformanceBenchmarks.all
+benchmarks += ConformanceAgainstBenchmark.all
 benchmarks += SMPBenchmarks.all
 
 var results: [BenchmarkResult] = []
